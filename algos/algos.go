@@ -1,0 +1,312 @@
+// Package algos is the registry of clusterlab's algorithms: each family package
+// (algos/detector, algos/election, algos/mutex) registers its algorithms here with a
+// name, a one-line description, its source, its message types and its parameters.
+//
+// Adding an algorithm is one file with the state machine and one Register call.
+package algos
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// Family groups algorithms that share monitors.
+type Family string
+
+// The families.
+const (
+	Detector Family = "detector"
+	Election Family = "election"
+	Mutex    Family = "mutex"
+)
+
+// Param documents one algorithm parameter. Default is written as it would be in a
+// scenario file ("100ms", "heartbeat", "all", "3").
+type Param struct {
+	Name    string
+	Default string
+	Doc     string
+}
+
+// Spec describes one algorithm.
+type Spec struct {
+	Name        string
+	Family      Family
+	Description string   // one line
+	Source      string   // the paper or course notes it follows
+	Messages    []string // message types it sends
+	Params      []Param
+	// Terms is set for algorithms whose leaders have terms (raft): for them split
+	// brain means two leaders in the same term.
+	Terms bool
+	// Build validates the parameters and returns the factory of instances.
+	Build func(c Config) (node.Factory, error)
+}
+
+// Config is what Build gets: the processes, in ring order, and the parameters.
+type Config struct {
+	IDs    []node.ID
+	Params Params
+}
+
+var registry []Spec
+
+// Register adds an algorithm. It panics on a duplicate name: that is a programming
+// error caught by any test.
+func Register(s Spec) {
+	if _, ok := Lookup(s.Name); ok {
+		panic("algos: duplicate algorithm " + s.Name)
+	}
+	registry = append(registry, s)
+}
+
+// Lookup finds an algorithm by name.
+func Lookup(name string) (Spec, bool) {
+	for _, s := range registry {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// All lists the algorithms by family, then name.
+func All() []Spec {
+	out := append([]Spec(nil), registry...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Family != out[j].Family {
+			return out[i].Family < out[j].Family
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Names lists the registered names, sorted.
+func Names() []string {
+	var out []string
+	for _, s := range All() {
+		out = append(out, s.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Param finds a parameter of the spec.
+func (s Spec) Param(name string) (Param, bool) {
+	for _, p := range s.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// ParamError is a bad parameter value. Scenario readers turn it into file:line.
+type ParamError struct {
+	Name string
+	Msg  string
+}
+
+func (e *ParamError) Error() string { return fmt.Sprintf("params.%s: %s", e.Name, e.Msg) }
+
+// Params holds the parameters a scenario gave, as decoded from TOML (string, int64,
+// float64, bool, []any), with the spec's defaults behind them.
+type Params struct {
+	spec   Spec
+	values map[string]any
+}
+
+// NewParams checks that every given name is a parameter of spec.
+func NewParams(spec Spec, values map[string]any) (Params, error) {
+	names := make([]string, 0, len(values))
+	for k := range values {
+		names = append(names, k)
+	}
+	sort.Strings(names) // report the first unknown name deterministically
+	for _, k := range names {
+		if _, ok := spec.Param(k); !ok {
+			var known []string
+			for _, p := range spec.Params {
+				known = append(known, p.Name)
+			}
+			exp := "no parameters"
+			if len(known) > 0 {
+				exp = "one of " + strings.Join(known, ", ")
+			}
+			return Params{}, &ParamError{k, fmt.Sprintf("%s has no parameter %q; expected %s", spec.Name, k, exp)}
+		}
+	}
+	return Params{spec: spec, values: values}, nil
+}
+
+// raw returns the given value, or the default parsed as text.
+func (p Params) raw(name string) (any, bool) {
+	if v, ok := p.values[name]; ok {
+		return v, true
+	}
+	if d, ok := p.spec.Param(name); ok {
+		return d.Default, false
+	}
+	panic("algos: " + p.spec.Name + " reads undeclared parameter " + name)
+}
+
+// Duration reads a duration such as "100ms".
+func (p Params) Duration(name string) (time.Duration, error) {
+	v, _ := p.raw(name)
+	s, ok := v.(string)
+	if !ok {
+		return 0, &ParamError{name, fmt.Sprintf("found %v, expected a duration such as \"100ms\"", v)}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, &ParamError{name, fmt.Sprintf("found %q, expected a duration such as \"100ms\"", s)}
+	}
+	return d, nil
+}
+
+// Int reads an integer.
+func (p Params) Int(name string) (int, error) {
+	v, _ := p.raw(name)
+	switch x := v.(type) {
+	case int64:
+		return int(x), nil
+	case int:
+		return x, nil
+	case string:
+		var n int
+		if _, err := fmt.Sscanf(x, "%d", &n); err == nil && fmt.Sprint(n) == x {
+			return n, nil
+		}
+	}
+	return 0, &ParamError{name, fmt.Sprintf("found %v, expected an integer", v)}
+}
+
+// Float reads a number.
+func (p Params) Float(name string) (float64, error) {
+	v, _ := p.raw(name)
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case int64:
+		return float64(x), nil
+	case string:
+		var f float64
+		if _, err := fmt.Sscanf(x, "%g", &f); err == nil {
+			return f, nil
+		}
+	}
+	return 0, &ParamError{name, fmt.Sprintf("found %v, expected a number", v)}
+}
+
+// Bool reads true or false.
+func (p Params) Bool(name string) (bool, error) {
+	v, _ := p.raw(name)
+	switch x := v.(type) {
+	case bool:
+		return x, nil
+	case string:
+		switch x {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+	}
+	return false, &ParamError{name, fmt.Sprintf("found %v, expected true or false", v)}
+}
+
+// String reads one of the allowed words (any string if allowed is empty).
+func (p Params) String(name string, allowed ...string) (string, error) {
+	v, _ := p.raw(name)
+	s, ok := v.(string)
+	if ok && (len(allowed) == 0 || contains(allowed, s)) {
+		return s, nil
+	}
+	exp := "a string"
+	if len(allowed) > 0 {
+		exp = "one of \"" + strings.Join(allowed, "\", \"") + "\""
+	}
+	return "", &ParamError{name, fmt.Sprintf("found %v, expected %s", quote(v), exp)}
+}
+
+// Node reads one process name such as "n3", which must be one of ids; "" gives None
+// when allowEmpty.
+func (p Params) Node(name string, ids []node.ID) (node.ID, error) {
+	v, _ := p.raw(name)
+	s, ok := v.(string)
+	if ok && s == "" {
+		return node.None, nil
+	}
+	if ok {
+		if id, ok := node.ParseID(s); ok && containsID(ids, id) {
+			return id, nil
+		}
+	}
+	return node.None, &ParamError{name, fmt.Sprintf("found %v, expected one of the scenario's nodes, such as \"%v\"", quote(v), ids[0])}
+}
+
+// Nodes reads "all", "none" or a list of process names, each one of ids.
+func (p Params) Nodes(name string, ids []node.ID) ([]node.ID, error) {
+	v, _ := p.raw(name)
+	bad := &ParamError{name, fmt.Sprintf("found %v, expected \"all\", \"none\" or a list such as [\"%v\"]", quote(v), ids[0])}
+	switch x := v.(type) {
+	case string:
+		switch x {
+		case "all":
+			return append([]node.ID(nil), ids...), nil
+		case "none", "":
+			return nil, nil
+		}
+		var out []node.ID
+		for _, f := range strings.Split(x, ",") {
+			id, ok := node.ParseID(strings.TrimSpace(f))
+			if !ok || !containsID(ids, id) {
+				return nil, bad
+			}
+			out = append(out, id)
+		}
+		return out, nil
+	case []any:
+		var out []node.ID
+		for _, e := range x {
+			s, ok := e.(string)
+			id, ok2 := node.ParseID(s)
+			if !ok || !ok2 || !containsID(ids, id) {
+				return nil, bad
+			}
+			out = append(out, id)
+		}
+		return out, nil
+	}
+	return nil, bad
+}
+
+func quote(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(v)
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsID(xs []node.ID, id node.ID) bool {
+	for _, x := range xs {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
