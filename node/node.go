@@ -10,6 +10,7 @@
 package node
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -182,3 +183,34 @@ func (s Status) Suspect(p ID) bool {
 
 // Micros renders a virtual duration as whole microseconds, the unit of traces.
 func Micros(d time.Duration) int64 { return int64(d / time.Microsecond) }
+
+// MarshalText renders the id as "n3" in traces and JSON.
+func (id ID) MarshalText() ([]byte, error) { return []byte(id.String()), nil }
+
+// UnmarshalText reads "n3" ("-" is None).
+func (id *ID) UnmarshalText(b []byte) error {
+	if string(b) == "-" || len(b) == 0 {
+		*id = None
+		return nil
+	}
+	v, ok := ParseID(string(b))
+	if !ok {
+		return fmt.Errorf("bad node id %q, expected n<number>", b)
+	}
+	*id = v
+	return nil
+}
+
+// MarshalText renders the state as a word.
+func (c CSState) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText reads the word back.
+func (c *CSState) UnmarshalText(b []byte) error {
+	for i, n := range csNames {
+		if n == string(b) {
+			*c = CSState(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("bad critical-section state %q", b)
+}

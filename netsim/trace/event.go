@@ -1,0 +1,108 @@
+// Package trace is clusterlab's recording: a JSONL file whose first line is a Header
+// (format, version, seed, the fully resolved scenario; never a wall-clock time) and
+// whose other lines are Events, one per thing that happened, in the world's order.
+// The recorder flushes often, so a killed session keeps all but its last partial
+// line; the reader tolerates that line and says so. Fold turns events back into the
+// state the dashboard shows, which is how replay works.
+package trace
+
+import (
+	"encoding/json"
+
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// Format and Version name the file format in the header.
+const (
+	Format  = "clusterlab-trace"
+	Version = 1
+)
+
+// Event kinds.
+const (
+	Send      = "send"      // From sends Msg to To (message id MID)
+	Deliver   = "deliver"   // To receives message MID
+	Drop      = "drop"      // message MID is lost; Reason says why
+	TimerEv   = "timer"     // timer Name fired at Node
+	Crash     = "crash"     // Node crashed
+	Recover   = "recover"   // Node was revived as incarnation Inc
+	Partition = "partition" // the network is split into Groups
+	Cut       = "cut"       // the link From->To is cut one way
+	Isolate   = "isolate"   // Node is cut off from all others
+	Heal      = "heal"      // partitions and cuts are undone
+	GST       = "gst"       // global stabilisation time is reached
+	Knob      = "knob"      // network knob Name is set to Value (slow: Node's factor)
+	StatusEv  = "status"    // Node's status changed
+	Alert     = "alert"     // a monitor raised alert Kind with Text
+	Action    = "action"    // a user or script action Text, By "user" or "script"
+	Marker    = "marker"    // a marker Text
+	Log       = "log"       // Node logged Text
+	Request   = "request"   // Node received the user request Name
+	Expect    = "expect"    // expectation Text checked: OK
+)
+
+// Drop reasons.
+const (
+	ReasonLoss      = "loss"
+	ReasonPartition = "partition"
+	ReasonCut       = "cut"
+	ReasonDown      = "down"
+	ReasonTopology  = "topology"
+)
+
+// Event is one line of a trace. T is virtual time in microseconds; Seq numbers the
+// lines from 1.
+type Event struct {
+	Seq    uint64        `json:"seq"`
+	T      int64         `json:"t"`
+	Ev     string        `json:"ev"`
+	Node   node.ID       `json:"node,omitempty"`
+	From   node.ID       `json:"from,omitempty"`
+	To     node.ID       `json:"to,omitempty"`
+	MID    uint64        `json:"mid,omitempty"`
+	Msg    *node.Message `json:"msg,omitempty"`
+	Dup    bool          `json:"dup,omitempty"`
+	Local  bool          `json:"local,omitempty"`
+	Reason string        `json:"reason,omitempty"`
+	Name   string        `json:"name,omitempty"`
+	Value  string        `json:"value,omitempty"`
+	Inc    int64         `json:"inc,omitempty"`
+	Groups [][]node.ID   `json:"groups,omitempty"`
+	Status *node.Status  `json:"status,omitempty"`
+	Kind   string        `json:"kind,omitempty"`
+	Text   string        `json:"text,omitempty"`
+	By     string        `json:"by,omitempty"`
+	OK     *bool         `json:"ok,omitempty"`
+}
+
+// IsMessage reports whether e is about a message (send, deliver or drop).
+func (e *Event) IsMessage() bool { return e.Ev == Send || e.Ev == Deliver || e.Ev == Drop }
+
+// Header is the first line of a trace.
+type Header struct {
+	Format   string          `json:"format"`
+	Version  int             `json:"version"`
+	Seed     uint64          `json:"seed"`
+	Program  string          `json:"program"`
+	Info     Info            `json:"info"`
+	Scenario json.RawMessage `json:"scenario"`
+}
+
+// Info is what the dashboard needs from the scenario, typed, so that a reader need not
+// understand the scenario format to fold a trace.
+type Info struct {
+	Name        string    `json:"name"`
+	Description string    `json:"description,omitempty"`
+	Algorithm   string    `json:"algorithm"`
+	Family      string    `json:"family"`
+	IDs         []node.ID `json:"ids"`
+	Topology    string    `json:"topology"`
+	Latency     string    `json:"latency"`
+	Loss        float64   `json:"loss"`
+	Dup         float64   `json:"dup"`
+	Delta       int64     `json:"delta_us"`
+	GST         int64     `json:"gst_us"` // -1: never
+	Until       int64     `json:"until_us"`
+	PreLatency  string    `json:"pre_gst_latency,omitempty"`
+	PreLoss     float64   `json:"pre_gst_loss,omitempty"`
+}

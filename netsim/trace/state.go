@@ -1,0 +1,303 @@
+package trace
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// RecentCap is how many recent events a State keeps for the traffic feed and the
+// timeline.
+const RecentCap = 512
+
+// NodeView is one process as the dashboard shows it.
+type NodeView struct {
+	ID     node.ID
+	Up     bool
+	Slow   int   // factor; 1 is normal speed
+	Inc    int64 // runtime incarnation: 1, then +1 per revival
+	Status node.Status
+	// Group is the index of the node's partition group (0 when the network is whole);
+	// Isolated is set by `isolate`.
+	Group    int
+	Isolated bool
+	// WantedSince is when the node last asked for the critical section (µs), or -1.
+	WantedSince int64
+}
+
+// TypeCount counts the messages of one type by fate.
+type TypeCount struct {
+	Type      string
+	Sent      int
+	Delivered int
+	Dropped   int
+}
+
+// Snapshot is an immutable picture of the cluster at one instant, folded from the
+// trace. The dashboard renders nothing else.
+type Snapshot struct {
+	Info  Info
+	T     int64  // virtual time, µs
+	Seq   uint64 // events folded so far
+	Nodes []NodeView
+
+	Latency     string
+	Loss, Dup   float64
+	Delta       int64
+	GSTAt       int64 // scheduled or reached GST, µs; -1 if never
+	Synchronous bool  // GST has been reached
+	Groups      [][]node.ID
+	Cuts        [][2]node.ID
+	InFlight    int
+
+	Types   []TypeCount    // by type name
+	Drops   map[string]int // by reason; read-only
+	Recent  []Event        // oldest first, at most RecentCap
+	Alerts  []Event
+	Markers []Event
+	// Rate is messages delivered per virtual second, one bucket per second so far
+	// (the last bucket is the current, partial one).
+	Rate []float64
+}
+
+// Node returns the view of process id.
+func (s *Snapshot) Node(id node.ID) (NodeView, bool) {
+	for _, n := range s.Nodes {
+		if n.ID == id {
+			return n, true
+		}
+	}
+	return NodeView{}, false
+}
+
+// Leaders lists the live processes that believe they lead.
+func (s *Snapshot) Leaders() []node.ID {
+	var out []node.ID
+	for _, n := range s.Nodes {
+		if n.Up && n.Status.Leader == n.ID {
+			out = append(out, n.ID)
+		}
+	}
+	return out
+}
+
+// State folds events into what the dashboard shows. Apply events in order; Snapshot
+// takes a copy at any point.
+type State struct {
+	snap   Snapshot
+	index  map[node.ID]int
+	types  map[string]int // index into snap.Types
+	recent []Event        // ring buffer
+	head   int
+	full   bool
+}
+
+// NewState starts from the header: every process up, the network as configured.
+func NewState(h Header) *State {
+	st := &State{index: map[node.ID]int{}, types: map[string]int{}, recent: make([]Event, RecentCap)}
+	s := &st.snap
+	s.Info = h.Info
+	for i, id := range h.Info.IDs {
+		st.index[id] = i
+		s.Nodes = append(s.Nodes, NodeView{ID: id, Up: true, Slow: 1, Inc: 1, WantedSince: -1})
+	}
+	s.Latency, s.Loss, s.Dup, s.Delta = h.Info.Latency, h.Info.Loss, h.Info.Dup, h.Info.Delta
+	s.GSTAt = h.Info.GST
+	s.Synchronous = h.Info.GST == 0
+	if !s.Synchronous && h.Info.PreLatency != "" {
+		s.Latency, s.Loss = h.Info.PreLatency, h.Info.PreLoss
+	}
+	s.Drops = map[string]int{}
+	return st
+}
+
+// Clone copies the state, so that folding can go on from a checkpoint.
+func (st *State) Clone() *State {
+	c := &State{index: st.index, types: make(map[string]int, len(st.types)), recent: append([]Event(nil), st.recent...), head: st.head, full: st.full}
+	for k, v := range st.types {
+		c.types[k] = v
+	}
+	c.snap = st.copySnap()
+	return c
+}
+
+// Apply folds one event.
+func (st *State) Apply(e *Event) {
+	s := &st.snap
+	s.T, s.Seq = e.T, e.Seq
+	switch e.Ev {
+	case Send:
+		st.count(e.Msg.Type).Sent++
+		s.InFlight++
+	case Deliver:
+		if !e.Local {
+			st.count(e.Msg.Type).Delivered++
+			s.InFlight--
+			st.rate(e.T)
+		}
+	case Drop:
+		st.count(e.Msg.Type).Dropped++
+		s.Drops[e.Reason]++
+		s.InFlight--
+	case Crash:
+		if n := st.node(e.Node); n != nil {
+			n.Up = false
+			n.WantedSince = -1
+		}
+	case Recover:
+		if n := st.node(e.Node); n != nil {
+			n.Up, n.Inc = true, e.Inc
+			n.Status = node.Status{}
+		}
+	case StatusEv:
+		if n := st.node(e.Node); n != nil && e.Status != nil {
+			was := n.Status.CS
+			n.Status = e.Status.Clone()
+			if n.Status.CS == node.CSWanted && was != node.CSWanted {
+				n.WantedSince = e.T
+			} else if n.Status.CS != node.CSWanted {
+				n.WantedSince = -1
+			}
+		}
+	case Partition:
+		s.Groups = cloneGroups(e.Groups)
+		st.regroup()
+	case Isolate:
+		if n := st.node(e.Node); n != nil {
+			n.Isolated = true
+		}
+	case Cut:
+		s.Cuts = append(s.Cuts, [2]node.ID{e.From, e.To})
+	case Heal:
+		s.Groups, s.Cuts = nil, nil
+		for i := range s.Nodes {
+			s.Nodes[i].Isolated = false
+		}
+		st.regroup()
+	case GST:
+		s.GSTAt, s.Synchronous = e.T, true
+		s.Latency, s.Loss = s.Info.Latency, s.Info.Loss
+	case Knob:
+		st.knob(e)
+	case Alert:
+		s.Alerts = append(s.Alerts, *e)
+	case Marker:
+		s.Markers = append(s.Markers, *e)
+	}
+	if e.Ev != StatusEv && e.Ev != Log {
+		st.recent[st.head] = *e
+		st.head = (st.head + 1) % len(st.recent)
+		if st.head == 0 {
+			st.full = true
+		}
+	}
+}
+
+func (st *State) knob(e *Event) {
+	s := &st.snap
+	switch e.Name {
+	case "loss":
+		s.Loss = parseFloat(e.Value)
+		if s.Synchronous {
+			s.Info.Loss = s.Loss
+		}
+	case "dup":
+		s.Dup = parseFloat(e.Value)
+	case "latency":
+		s.Latency = e.Value
+		s.Info.Latency = e.Value
+	case "slow":
+		if n := st.node(e.Node); n != nil {
+			n.Slow = int(parseFloat(e.Value))
+		}
+	}
+}
+
+func (st *State) node(id node.ID) *NodeView {
+	i, ok := st.index[id]
+	if !ok {
+		return nil
+	}
+	return &st.snap.Nodes[i]
+}
+
+func (st *State) count(typ string) *TypeCount {
+	i, ok := st.types[typ]
+	if !ok {
+		i = len(st.snap.Types)
+		st.types[typ] = i
+		st.snap.Types = append(st.snap.Types, TypeCount{Type: typ})
+	}
+	return &st.snap.Types[i]
+}
+
+func (st *State) rate(t int64) {
+	sec := int(t / 1e6)
+	for len(st.snap.Rate) <= sec {
+		st.snap.Rate = append(st.snap.Rate, 0)
+	}
+	st.snap.Rate[sec]++
+}
+
+func (st *State) regroup() {
+	s := &st.snap
+	for i := range s.Nodes {
+		s.Nodes[i].Group = 0
+	}
+	for g, members := range s.Groups {
+		for _, id := range members {
+			if n := st.node(id); n != nil {
+				n.Group = g + 1
+			}
+		}
+	}
+}
+
+// Snapshot returns an immutable copy of the current state.
+func (st *State) Snapshot() *Snapshot {
+	s := st.copySnap()
+	return &s
+}
+
+func (st *State) copySnap() Snapshot {
+	s := st.snap
+	s.Nodes = make([]NodeView, len(st.snap.Nodes))
+	for i, n := range st.snap.Nodes {
+		n.Status = n.Status.Clone()
+		s.Nodes[i] = n
+	}
+	s.Groups = cloneGroups(st.snap.Groups)
+	s.Cuts = append([][2]node.ID(nil), st.snap.Cuts...)
+	s.Types = append([]TypeCount(nil), st.snap.Types...)
+	sort.Slice(s.Types, func(i, j int) bool { return s.Types[i].Type < s.Types[j].Type })
+	s.Drops = make(map[string]int, len(st.snap.Drops))
+	for k, v := range st.snap.Drops {
+		s.Drops[k] = v
+	}
+	s.Alerts = append([]Event(nil), st.snap.Alerts...)
+	s.Markers = append([]Event(nil), st.snap.Markers...)
+	s.Rate = append([]float64(nil), st.snap.Rate...)
+	if st.full {
+		s.Recent = append(append([]Event(nil), st.recent[st.head:]...), st.recent[:st.head]...)
+	} else {
+		s.Recent = append([]Event(nil), st.recent[:st.head]...)
+	}
+	return s
+}
+
+func cloneGroups(g [][]node.ID) [][]node.ID {
+	if g == nil {
+		return nil
+	}
+	out := make([][]node.ID, len(g))
+	for i := range g {
+		out[i] = append([]node.ID(nil), g[i]...)
+	}
+	return out
+}
+
+func parseFloat(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
