@@ -1,0 +1,29 @@
+// Package tui is clusterlab's dashboard: a Bubble Tea program that renders the latest
+// snapshot of a running (or replayed) cluster and turns keys into actions.
+package tui
+
+import "github.com/clusterlab/clusterlab/netsim/trace"
+
+// Controller is what the dashboard drives. A live simulation (netsim.Live) implements
+// it; the dashboard never touches the world directly, and rendering reads only the
+// latest immutable snapshot.
+type Controller interface {
+	// Snapshot is the latest picture of the cluster. It never blocks on the
+	// simulation.
+	Snapshot() *trace.Snapshot
+	// Do applies one action in the scenario grammar ("crash n3",
+	// "partition n1,n2 | n3,n4,n5", `marker "text"`…) at the current virtual instant
+	// and records it as a user action. A parse error is returned as one line.
+	Do(cmd string) error
+	SetPaused(p bool)
+	Paused() bool
+	// Step handles one event while paused.
+	Step()
+	// SetSpeed sets virtual seconds per wall second; 0 means as fast as possible.
+	SetSpeed(x float64)
+	Speed() float64
+	// Recording is the file being recorded to, or "".
+	Recording() string
+	// ToggleRecording starts recording to a new file (returning its name) or stops.
+	ToggleRecording() (string, error)
+}
