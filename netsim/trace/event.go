@@ -39,6 +39,7 @@ const (
 	Log       = "log"       // Node logged Text
 	Request   = "request"   // Node received the user request Name
 	Expect    = "expect"    // expectation Text checked: OK
+	Detect    = "detect"    // every live process now suspects crashed Node; Value is the latency
 )
 
 // Drop reasons.

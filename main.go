@@ -1,0 +1,151 @@
+// Command clusterlab is a terminal lab for distributed algorithms. This file holds the
+// command line only: subcommands and wiring, no logic.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/clusterlab/clusterlab/algos"
+	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/presets"
+	"github.com/clusterlab/clusterlab/session"
+)
+
+// exitError carries an exit code: 1 for failed expectations or verification, 2 for
+// bad input.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func badInput(err error) error { return &exitError{2, err} }
+
+type scenarioFlags struct {
+	Preset string  `help:"Embedded scenario to run (see 'clusterlab presets')." xor:"src"`
+	File   string  `help:"Scenario file (TOML) to run." type:"existingfile" xor:"src"`
+	Seed   *uint64 `help:"Override the scenario's seed."`
+}
+
+func (f scenarioFlags) source() session.Source {
+	return session.Source{Preset: f.Preset, File: f.File, Seed: f.Seed}
+}
+
+type simCmd struct {
+	scenarioFlags
+	Until  time.Duration `help:"Run this long in virtual time (default: the scenario's until)."`
+	Record string        `help:"Record the run to this trace file (JSONL)." placeholder:"FILE"`
+	Force  bool          `help:"Overwrite the --record file if it exists."`
+	JSON   bool          `name:"json" help:"Print the summary as one JSON object."`
+}
+
+func (c *simCmd) Run() error {
+	s, cfg, err := session.Open(c.source())
+	if err != nil {
+		return badInput(err)
+	}
+	var sink trace.Sink
+	var rec *trace.Recorder
+	if c.Record != "" {
+		f, err := session.Create(c.Record, c.Force)
+		if err != nil {
+			return badInput(err)
+		}
+		if rec, err = trace.NewRecorder(f, session.Header(s, cfg)); err != nil {
+			return err
+		}
+		sink = rec
+	}
+	sum, err := session.Run(cfg, c.Until, sink)
+	if rec != nil {
+		if cerr := rec.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return badInput(err)
+	}
+	if c.JSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+	} else {
+		sum.Print(os.Stdout)
+		if rec != nil {
+			fmt.Printf("\nrecorded %d events to %s (hash %s)\n", rec.Count(), c.Record, rec.Hash())
+		}
+	}
+	if !sum.Passed {
+		return &exitError{1, errors.New("an expectation failed")}
+	}
+	return nil
+}
+
+type presetsCmd struct{}
+
+func (presetsCmd) Run() error {
+	for _, name := range presets.Names() {
+		s, err := presets.Load(name)
+		if err != nil {
+			return err
+		}
+		desc := strings.Join(strings.Fields(s.Description), " ")
+		if len(desc) > 90 {
+			desc = desc[:87] + "..."
+		}
+		fmt.Printf("%-26s %-14s %s\n", name, s.Algorithm, desc)
+	}
+	return nil
+}
+
+type algosCmd struct{}
+
+func (algosCmd) Run() error {
+	for _, s := range algos.All() {
+		fmt.Printf("%-14s %-9s %s\n", s.Name, s.Family, s.Description)
+		fmt.Printf("%-14s %-9s source: %s; messages: %s\n", "", "", s.Source, strings.Join(s.Messages, ", "))
+		for _, p := range s.Params {
+			fmt.Printf("%-14s %-9s   %s = %q: %s\n", "", "", p.Name, p.Default, p.Doc)
+		}
+	}
+	return nil
+}
+
+var cli struct {
+	Sim     simCmd     `cmd:"" help:"Run a scenario headless, as fast as possible, and print a summary."`
+	Presets presetsCmd `cmd:"" help:"List the embedded scenarios."`
+	Algos   algosCmd   `cmd:"" help:"List the algorithms and their parameters."`
+}
+
+func main() {
+	parser, err := kong.New(&cli, kong.Name("clusterlab"),
+		kong.Description("A terminal lab for distributed algorithms: failure detectors, leader election and mutual exclusion on a simulated network."),
+		kong.UsageOnError())
+	if err != nil {
+		panic(err)
+	}
+	ctx, err := parser.Parse(os.Args[1:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
+		os.Exit(2)
+	}
+	if err := ctx.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
+		var ee *exitError
+		if errors.As(err, &ee) {
+			os.Exit(ee.code)
+		}
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,97 @@
+package netsim
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// Never is the GST of a run that never stabilises.
+const Never time.Duration = -1
+
+// Net is the network model's settings.
+type Net struct {
+	Latency Latency
+	Loss    float64
+	Dup     float64
+	// GST is when the system becomes synchronous: 0 from the start, Never, or a time.
+	// Before it, delays follow PreLatency and loss is PreLoss; after it no delay
+	// exceeds Delta.
+	GST        time.Duration
+	Delta      time.Duration
+	PreLatency Latency
+	PreLoss    float64
+}
+
+// Link overrides the network for one direction of one link. Nil fields keep the
+// network's setting.
+type Link struct {
+	From, To node.ID
+	Loss     *float64
+	Dup      *float64
+	Latency  *Latency
+}
+
+// Monitors holds the monitors' parameters.
+type Monitors struct {
+	// Settle is how long after GST live nodes may go without agreeing on a live
+	// leader before `no-leader` is raised.
+	Settle time.Duration
+	// Starvation is how long a request for the critical section may wait.
+	Starvation time.Duration
+	// SplitGrace is how long two leaders may coexist (for algorithms without terms)
+	// before `split-brain` is raised: the time a COORDINATOR message needs to reach
+	// a deposed leader is not a split brain.
+	SplitGrace time.Duration
+}
+
+// DefaultMonitors are the monitors' defaults.
+var DefaultMonitors = Monitors{Settle: 3 * time.Second, Starvation: 5 * time.Second, SplitGrace: 200 * time.Millisecond}
+
+// Config is a fully resolved scenario, ready to run.
+type Config struct {
+	Name        string
+	Description string
+	Spec        algos.Spec
+	Factory     node.Factory
+	IDs         []node.ID // ring order
+	Seed        uint64
+	Until       time.Duration
+	Topology    string      // mesh, ring or graph
+	Edges       [][2]node.ID // graph: given edges; empty with Degree for a random graph
+	Degree      int
+	Net         Net
+	Links       []Link
+	Monitors    Monitors
+	Script      []Timed
+	Expect      []Expectation
+	// Scenario is the resolved scenario as JSON, written into trace headers.
+	Scenario json.RawMessage
+	// Sequential hands one event at a time to the processes instead of a window at
+	// a time. The run is the same; tests use it to prove that.
+	Sequential bool
+}
+
+func (c *Config) validate() error {
+	if len(c.IDs) == 0 {
+		return fmt.Errorf("a scenario needs at least one node")
+	}
+	if c.Factory == nil {
+		return fmt.Errorf("no algorithm")
+	}
+	if err := c.Net.Latency.Validate(); err != nil {
+		return err
+	}
+	if c.Net.GST != 0 {
+		if err := c.Net.PreLatency.Validate(); err != nil {
+			return fmt.Errorf("pre_gst: %v", err)
+		}
+	}
+	if c.Net.Delta <= 0 {
+		return fmt.Errorf("delta must be > 0")
+	}
+	return nil
+}

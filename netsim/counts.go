@@ -1,0 +1,83 @@
+package netsim
+
+import "sort"
+
+// typeCounts counts one message type's fates.
+type typeCounts struct {
+	Sent      int            `json:"sent"`
+	Delivered int            `json:"delivered"`
+	Dropped   map[string]int `json:"dropped,omitempty"`
+}
+
+// counts tallies messages by type and drops by reason. Only network messages count:
+// a process's delivery to itself is not one.
+type counts struct {
+	byType  map[string]*typeCounts
+	reasons map[string]int
+}
+
+func (c *counts) get(typ string) *typeCounts {
+	if c.byType == nil {
+		c.byType = map[string]*typeCounts{}
+		c.reasons = map[string]int{}
+	}
+	t, ok := c.byType[typ]
+	if !ok {
+		t = &typeCounts{}
+		c.byType[typ] = t
+	}
+	return t
+}
+
+func (c *counts) send(typ string)    { c.get(typ).Sent++ }
+func (c *counts) deliver(typ string) { c.get(typ).Delivered++ }
+func (c *counts) drop(typ, reason string) {
+	t := c.get(typ)
+	if t.Dropped == nil {
+		t.Dropped = map[string]int{}
+	}
+	t.Dropped[reason]++
+	c.reasons[reason]++
+}
+
+func (c *counts) sent(typ string) int {
+	if t, ok := c.byType[typ]; ok {
+		return t.Sent
+	}
+	return 0
+}
+
+// types lists the message types seen, sorted.
+func (c *counts) types() []string {
+	out := make([]string, 0, len(c.byType))
+	for k := range c.byType {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Sent is how many messages of type typ were sent so far.
+func (w *World) Sent(typ string) int { return w.counts.sent(typ) }
+
+// alertLog keeps every alert raised.
+type alertLog struct {
+	list []AlertRecord
+}
+
+// AlertRecord is one raised alert.
+type AlertRecord struct {
+	AtUS int64  `json:"at_us"`
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+func (a *alertLog) count(kind string) int {
+	n := 0
+	for _, r := range a.list {
+		if r.Kind == kind {
+			n++
+		}
+	}
+	return n
+}

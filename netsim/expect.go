@@ -1,0 +1,193 @@
+package netsim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// Expectation is a check a scenario makes at an instant, so that `sim` can grade a
+// run headless. See ParseExpect for the grammar.
+type Expectation struct {
+	At   time.Duration
+	Text string // as written
+
+	kind  string // leaders agree suspects up down alert sent
+	not   bool
+	op    string
+	k     int
+	a, b  node.ID
+	word  string // alert kind or message type
+	atEnd bool
+}
+
+// ExpectGrammar summarises the expectation grammar.
+const ExpectGrammar = `leaders == K (or <=, >=) | agree nX | suspects nA nB | not suspects nA nB | up nX | down nX | alert KIND | no alert KIND | sent TYPE <= K (or ==, >=) | false-suspicions before|after gst == K (or <=, >=)`
+
+// AlertKinds lists the alerts monitors raise.
+var AlertKinds = []string{"split-brain", "no-leader", "mutex", "starvation", "order", alertFalseSuspicion}
+
+// ParseExpect reads one expectation.
+func ParseExpect(s string, ids []node.ID) (Expectation, error) {
+	p := &parser{src: s, toks: tokenize(s), ids: ids}
+	e := Expectation{Text: s}
+	if len(p.toks) == 0 {
+		return e, p.errAt(1, "found nothing, expected an expectation: %s", ExpectGrammar)
+	}
+	toks := p.toks
+	if toks[0].s == "not" || toks[0].s == "no" {
+		e.not = true
+		toks = toks[1:]
+		p.toks = toks
+		if len(toks) == 0 {
+			return e, p.errAt(p.end(), "found the end, expected \"suspects nA nB\" or \"alert KIND\" after %q", s)
+		}
+	}
+	head := toks[0]
+	e.kind = head.s
+	var err error
+	switch head.s {
+	case "leaders":
+		err = p.compare(&e, "leaders == 1")
+	case "sent":
+		if len(toks) < 2 {
+			return e, p.errAt(p.end(), "found the end, expected \"sent TYPE <= K\"")
+		}
+		e.word = toks[1].s
+		p.toks = toks[1:]
+		err = p.compare(&e, "sent TYPE <= K")
+	case "false-suspicions":
+		if len(toks) < 3 || (toks[1].s != "before" && toks[1].s != "after") || toks[2].s != "gst" {
+			return e, p.errAt(head.col, "found %q, expected \"false-suspicions before gst == K\" or \"false-suspicions after gst == K\"", s)
+		}
+		e.word = toks[1].s
+		p.toks = toks[2:]
+		err = p.compare(&e, "false-suspicions after gst == 0")
+	case "agree", "up", "down":
+		if err = p.arity(1, head.s+" nX"); err == nil {
+			e.a, err = p.node(toks[1])
+		}
+	case "suspects":
+		if err = p.arity(2, "suspects nA nB"); err == nil {
+			if e.a, err = p.node(toks[1]); err == nil {
+				e.b, err = p.node(toks[2])
+			}
+		}
+	case "alert":
+		if err = p.arity(1, "alert KIND"); err == nil {
+			e.word = toks[1].s
+			if !containsStr(AlertKinds, e.word) {
+				err = p.errAt(toks[1].col, "found %q, expected an alert kind: %s", e.word, strings.Join(AlertKinds, ", "))
+			}
+		}
+	default:
+		err = p.errAt(head.col, "found %q, expected an expectation: %s", head.s, ExpectGrammar)
+	}
+	if err == nil && e.not && e.kind != "suspects" && e.kind != "alert" {
+		err = p.errAt(1, "found %q, expected \"not suspects nA nB\" or \"no alert KIND\"", s)
+	}
+	return e, err
+}
+
+// compare reads "OP K" after the first word of p.toks.
+func (p *parser) compare(e *Expectation, usage string) error {
+	if err := p.arity(2, usage); err != nil {
+		return err
+	}
+	op, k := p.toks[1], p.toks[2]
+	switch op.s {
+	case "==", "<=", ">=":
+		e.op = op.s
+	default:
+		return p.errAt(op.col, "found %q, expected ==, <= or >=", op.s)
+	}
+	n, err := strconv.Atoi(k.s)
+	if err != nil || n < 0 {
+		return p.errAt(k.col, "found %q, expected a whole number", k.s)
+	}
+	e.k = n
+	return nil
+}
+
+func containsStr(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Result is an expectation's outcome.
+type Result struct {
+	At   time.Duration `json:"-"`
+	AtUS int64         `json:"at_us"`
+	Text string        `json:"that"`
+	OK   bool          `json:"ok"`
+	Got  string        `json:"got"`
+}
+
+// check evaluates the expectation against the world now.
+func (e *Expectation) check(w *World) Result {
+	r := Result{At: w.now, AtUS: node.Micros(w.now), Text: e.Text}
+	switch e.kind {
+	case "leaders":
+		ls := w.leaders()
+		r.OK = cmp(len(ls), e.op, e.k)
+		r.Got = fmt.Sprintf("%d leaders %v", len(ls), ls)
+	case "sent":
+		n := w.counts.sent(e.word)
+		r.OK = cmp(n, e.op, e.k)
+		r.Got = fmt.Sprintf("%d %s sent", n, e.word)
+	case "false-suspicions":
+		n := w.mon.falseBefore
+		if e.word == "after" {
+			n = w.mon.falseAfter
+		}
+		r.OK = cmp(n, e.op, e.k)
+		r.Got = fmt.Sprintf("%d false suspicions %s GST", n, e.word)
+	case "agree":
+		r.OK = true
+		var views []string
+		for _, p := range w.procs {
+			if p.up {
+				views = append(views, fmt.Sprintf("%v→%v", p.id, p.status.Leader))
+				if p.status.Leader != e.a {
+					r.OK = false
+				}
+			}
+		}
+		r.OK = r.OK && w.proc(e.a).up
+		r.Got = strings.Join(views, " ")
+	case "up", "down":
+		up := w.proc(e.a).up
+		r.OK = up == (e.kind == "up")
+		r.Got = fmt.Sprintf("%v is %s", e.a, map[bool]string{true: "up", false: "down"}[up])
+	case "suspects":
+		s := w.proc(e.a).status.Suspect(e.b)
+		r.OK = s != e.not
+		r.Got = fmt.Sprintf("%v suspects %v", e.a, w.proc(e.a).status.Suspects)
+	case "alert":
+		n := w.alerts.count(e.word)
+		r.OK = (n > 0) != e.not
+		r.Got = fmt.Sprintf("%d %s alerts", n, e.word)
+	}
+	return r
+}
+
+func cmp(n int, op string, k int) bool {
+	switch op {
+	case "==":
+		return n == k
+	case "<=":
+		return n <= k
+	default:
+		return n >= k
+	}
+}
+
+// AtEnd marks the expectation to be checked when the run ends.
+func (e *Expectation) AtEnd() { e.atEnd = true }

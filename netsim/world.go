@@ -1,0 +1,775 @@
+package netsim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// proc is one process slot: it outlives incarnations, and holds what survives a crash
+// (stable storage, the random source) and what the world knows of it.
+type proc struct {
+	id     node.ID
+	idx    int
+	up     bool
+	inc    uint32 // runtime incarnation: 1, then +1 per revival
+	slow   int
+	runner *node.Runner
+	env    *node.Env
+	store  node.Storage
+	status node.Status
+	batch  node.Batch
+	pos    int // merge cursor into batch.Out
+
+	isolated bool
+	group    int
+}
+
+// World is one simulated cluster. It is not safe for concurrent use: one goroutine
+// drives it (the headless runner, or Live).
+//
+// The run is defined as if events were handled one at a time in (time, sequence)
+// order, every new event taking the next sequence number. For speed the world hands
+// each process all its events inside a window no message can cross (the lookahead,
+// the smallest possible link delay), lets the processes run in parallel, and merges
+// their outcomes back in that order; see node.Batch. Config.Sequential turns the
+// windows off, and the determinism tests check that the trace is the same.
+type World struct {
+	cfg   Config
+	procs []*proc
+	index map[node.ID]int
+	nbrs  [][]node.ID
+	adj   []map[int]bool // topology; nil for a full mesh
+
+	now   time.Duration
+	seq   uint64
+	mid   uint64
+	q     queue
+	sched []scheduled // script actions and expectations, by time
+	next  int
+
+	rng *rand.Rand // the network's source
+
+	net       Net
+	gstAt     time.Duration // Never until known
+	sync      bool
+	cuts      map[[2]int]bool
+	links     map[[2]int]Link
+	lookahead time.Duration
+
+	sink    trace.Sink
+	tev     trace.Event
+	lineSeq uint64
+
+	counts  counts
+	alerts  alertLog
+	mon     *monitors
+	results []Result
+	actions []Timed // user actions, for the recording
+
+	drops []qev // this window's deliveries dropped on arrival
+	wg    sync.WaitGroup
+	closed bool
+}
+
+type scheduled struct {
+	at     time.Duration
+	action *Action
+	expect *Expectation
+}
+
+// New builds the world and starts every process (their Start events are at time 0).
+// Events go to sink (nil for none).
+func New(cfg Config, sink trace.Sink) (*World, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	w := &World{cfg: cfg, index: map[node.ID]int{}, net: cfg.Net, sink: sink,
+		cuts: map[[2]int]bool{}, links: map[[2]int]Link{}, gstAt: Never}
+	w.rng = rand.New(rand.NewPCG(cfg.Seed, 0x6e6574776f726b)) // "network"
+	for i, id := range cfg.IDs {
+		if _, dup := w.index[id]; dup {
+			return nil, fmt.Errorf("node %v appears twice", id)
+		}
+		w.index[id] = i
+	}
+	if err := w.buildTopology(); err != nil {
+		return nil, err
+	}
+	for _, l := range cfg.Links {
+		a, ok1 := w.index[l.From]
+		b, ok2 := w.index[l.To]
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("link %v->%v names an unknown node", l.From, l.To)
+		}
+		w.links[[2]int{a, b}] = l
+	}
+	switch {
+	case cfg.Net.GST == 0:
+		w.sync, w.gstAt = true, 0
+	case cfg.Net.GST > 0:
+		w.gstAt = cfg.Net.GST
+		gst := Action{Verb: "gst"}
+		w.sched = append(w.sched, scheduled{at: cfg.Net.GST, action: &gst})
+	}
+	for i := range cfg.Script {
+		w.sched = append(w.sched, scheduled{at: cfg.Script[i].At, action: &cfg.Script[i].Action})
+	}
+	for i := range cfg.Expect {
+		if !cfg.Expect[i].atEnd {
+			w.sched = append(w.sched, scheduled{at: cfg.Expect[i].At, expect: &cfg.Expect[i]})
+		}
+	}
+	// Stable: at one instant, actions keep their order and come before expectations.
+	sort.SliceStable(w.sched, func(i, j int) bool {
+		if w.sched[i].at != w.sched[j].at {
+			return w.sched[i].at < w.sched[j].at
+		}
+		return w.sched[i].action != nil && w.sched[j].action == nil
+	})
+	w.mon = newMonitors(w)
+	w.updateLookahead()
+	for i, id := range cfg.IDs {
+		p := &proc{id: id, idx: i, up: true, inc: 1, slow: 1}
+		// One source per process, split from the master seed.
+		rng := rand.New(rand.NewPCG(cfg.Seed, 0x70726f63<<20|uint64(i)))
+		p.env = node.NewEnv(id, cfg.IDs, w.nbrs[i], rng, &p.store)
+		p.runner = node.NewRunner(id, cfg.Factory(id), p.env)
+		w.procs = append(w.procs, p)
+		w.push(qev{kind: qStart, to: int32(i), inc: 1})
+	}
+	return w, nil
+}
+
+func (w *World) buildTopology() error {
+	n := len(w.cfg.IDs)
+	w.nbrs = make([][]node.ID, n)
+	switch w.cfg.Topology {
+	case "", "mesh":
+		for i := range w.nbrs {
+			for j, id := range w.cfg.IDs {
+				if j != i {
+					w.nbrs[i] = append(w.nbrs[i], id)
+				}
+			}
+		}
+		return nil
+	case "ring":
+		w.adj = make([]map[int]bool, n)
+		for i := range w.adj {
+			w.adj[i] = map[int]bool{}
+		}
+		for i := 0; i < n && n > 1; i++ {
+			j := (i + 1) % n
+			w.adj[i][j], w.adj[j][i] = true, true
+		}
+	case "graph":
+		w.adj = make([]map[int]bool, n)
+		for i := range w.adj {
+			w.adj[i] = map[int]bool{}
+		}
+		if len(w.cfg.Edges) > 0 {
+			for _, e := range w.cfg.Edges {
+				a, ok1 := w.index[e[0]]
+				b, ok2 := w.index[e[1]]
+				if !ok1 || !ok2 || a == b {
+					return fmt.Errorf("edge %v-%v is not between two of the scenario's nodes", e[0], e[1])
+				}
+				w.adj[a][b], w.adj[b][a] = true, true
+			}
+		} else {
+			randomGraph(w.adj, w.cfg.Degree, rand.New(rand.NewPCG(w.cfg.Seed, 0x746f706f))) // "topo"
+		}
+	default:
+		return fmt.Errorf("unknown topology %q", w.cfg.Topology)
+	}
+	for i := range w.nbrs {
+		for j, id := range w.cfg.IDs {
+			if w.adj[i][j] {
+				w.nbrs[i] = append(w.nbrs[i], id)
+			}
+		}
+	}
+	return nil
+}
+
+// randomGraph makes a connected graph: a random spanning tree, then random extra
+// edges until the mean degree reaches degree.
+func randomGraph(adj []map[int]bool, degree int, r *rand.Rand) {
+	n := len(adj)
+	if n < 2 {
+		return
+	}
+	perm := r.Perm(n)
+	for k := 1; k < n; k++ {
+		a, b := perm[k], perm[r.IntN(k)]
+		adj[a][b], adj[b][a] = true, true
+	}
+	want := degree * n / 2
+	if maxEdges := n * (n - 1) / 2; want > maxEdges {
+		want = maxEdges
+	}
+	edges := n - 1
+	for tries := 0; edges < want && tries < 100*n*n; tries++ {
+		a, b := r.IntN(n), r.IntN(n)
+		if a != b && !adj[a][b] {
+			adj[a][b], adj[b][a] = true, true
+			edges++
+		}
+	}
+}
+
+// Edges lists the topology's edges (each once, lower index first); nil on a mesh.
+func (w *World) Edges() [][2]node.ID {
+	if w.adj == nil {
+		return nil
+	}
+	var out [][2]node.ID
+	for i := range w.adj {
+		for j := i + 1; j < len(w.adj); j++ {
+			if w.adj[i][j] {
+				out = append(out, [2]node.ID{w.cfg.IDs[i], w.cfg.IDs[j]})
+			}
+		}
+	}
+	return out
+}
+
+// Close stops every process goroutine. The world cannot run afterwards.
+func (w *World) Close() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	for _, p := range w.procs {
+		if p.up {
+			p.runner.Stop()
+			p.up = false
+		}
+	}
+}
+
+// Now is the virtual time.
+func (w *World) Now() time.Duration { return w.now }
+
+// Config is the world's scenario.
+func (w *World) Config() *Config { return &w.cfg }
+
+func (w *World) push(e qev) {
+	w.seq++
+	e.seq = w.seq
+	w.q.push(e)
+}
+
+func (w *World) proc(id node.ID) *proc { return w.procs[w.index[id]] }
+
+// updateLookahead recomputes the smallest delay a message between two processes can
+// have under the current settings.
+func (w *World) updateLookahead() {
+	la := w.net.Delta
+	floor := func(l Latency) {
+		if f := l.Floor(); f < la {
+			la = f
+		}
+	}
+	floor(w.net.Latency)
+	if !w.sync {
+		floor(w.net.PreLatency)
+	}
+	for _, l := range w.links {
+		if l.Latency != nil {
+			floor(*l.Latency)
+		}
+	}
+	if la < 0 {
+		la = 0
+	}
+	w.lookahead = la
+}
+
+// nextTime is the time of the next queued event or monitor check.
+func (w *World) nextTime() (time.Duration, bool) {
+	t, ok := time.Duration(0), false
+	if len(w.q) > 0 {
+		t, ok = w.q[0].at, true
+	}
+	if c, has := w.mon.next(); has && (!ok || c < t) {
+		t, ok = c, true
+	}
+	return t, ok
+}
+
+// RunUntil runs every scheduled action and expectation up to and including t and
+// every event before t, then sets the clock to t.
+func (w *World) RunUntil(t time.Duration) {
+	for !w.closed {
+		te, hasEv := w.nextTime()
+		if w.next < len(w.sched) && w.sched[w.next].at <= t && (!hasEv || w.sched[w.next].at <= te) {
+			w.runScheduled()
+			continue
+		}
+		if !hasEv || te >= t {
+			break
+		}
+		end := te + w.lookahead
+		if w.cfg.Sequential {
+			end = te
+		}
+		if w.next < len(w.sched) && w.sched[w.next].at < end {
+			end = w.sched[w.next].at
+		}
+		if end > t {
+			end = t
+		}
+		w.window(te, end, w.cfg.Sequential)
+	}
+	if t > w.now {
+		w.now = t
+	}
+}
+
+// Step handles the next scheduled action or the next event, whichever comes first,
+// and reports whether there was one.
+func (w *World) Step() bool {
+	te, hasEv := w.nextTime()
+	if w.next < len(w.sched) && (!hasEv || w.sched[w.next].at <= te) {
+		w.runScheduled()
+		return true
+	}
+	if !hasEv {
+		return false
+	}
+	w.window(te, te, true)
+	return true
+}
+
+func (w *World) runScheduled() {
+	s := w.sched[w.next]
+	w.next++
+	if s.at > w.now {
+		w.now = s.at
+	}
+	if s.action != nil {
+		w.apply(*s.action, "script")
+	} else {
+		w.checkExpect(s.expect)
+	}
+}
+
+func (w *World) checkExpect(e *Expectation) {
+	r := e.check(w)
+	w.results = append(w.results, r)
+	ok := r.OK
+	w.emit(trace.Event{Ev: trace.Expect, Text: e.Text, Value: r.Got, OK: &ok})
+}
+
+// Finish checks the expectations that have no time, at the current instant, and
+// returns every result.
+func (w *World) Finish() []Result {
+	for i := range w.cfg.Expect {
+		if w.cfg.Expect[i].atEnd {
+			w.checkExpect(&w.cfg.Expect[i])
+		}
+	}
+	return w.results
+}
+
+// Do applies a user action now and records it.
+func (w *World) Do(a Action) {
+	w.actions = append(w.actions, Timed{At: w.now, Action: a})
+	w.apply(a, "user")
+}
+
+// UserActions lists the user actions applied so far.
+func (w *World) UserActions() []Timed { return w.actions }
+
+// window hands out every event in [t0, end) (only those at t0 when single or when end
+// == t0), runs the processes in parallel and merges their outcomes.
+func (w *World) window(t0, end time.Duration, single bool) {
+	if t0 > w.now {
+		w.now = t0
+	}
+	w.drops = w.drops[:0]
+	var active []*proc
+	for len(w.q) > 0 {
+		h := &w.q[0]
+		if !(h.at < end || h.at == t0) {
+			break
+		}
+		e := w.q.pop()
+		if p := w.classify(&e); p != nil {
+			if len(p.batch.Items) == 0 {
+				active = append(active, p)
+			}
+			p.batch.Items = append(p.batch.Items, w.item(&e))
+		}
+		if single {
+			break
+		}
+	}
+	if end < t0 || single {
+		end = t0
+	}
+	for _, p := range active {
+		p.batch.End, p.batch.Slow, p.pos = end, p.slow, 0
+		w.wg.Add(1)
+		p.runner.Submit(&p.batch, &w.wg)
+	}
+	w.wg.Wait()
+	w.merge(active, t0, end, single)
+	for _, p := range active {
+		p.batch.Items = p.batch.Items[:0]
+	}
+}
+
+// classify decides what a popped event is: work for a process (returned), a drop on
+// arrival (kept for the merge), or a firing for a dead incarnation (forgotten).
+func (w *World) classify(e *qev) *proc {
+	p := w.procs[e.to]
+	alive := p.up && p.inc == e.inc
+	switch e.kind {
+	case qDeliver:
+		if !alive {
+			w.drops = append(w.drops, *e)
+			return nil
+		}
+		if !e.local {
+			if reason := w.blocked(int(e.from), int(e.to)); reason != "" {
+				e.name = reason
+				w.drops = append(w.drops, *e)
+				return nil
+			}
+		}
+	default:
+		if !alive {
+			return nil
+		}
+	}
+	return p
+}
+
+func (w *World) item(e *qev) node.Item {
+	it := node.Item{At: e.at, Seq: e.seq, Gen: e.gen, Ref: e.mid}
+	switch e.kind {
+	case qStart:
+		it.Ev = node.Event{Kind: node.Start}
+	case qRecover:
+		it.Ev = node.Event{Kind: node.Recover}
+	case qDeliver:
+		it.Ev = node.Event{Kind: node.Deliver, From: w.cfg.IDs[e.from], Msg: e.msg}
+		if e.dup {
+			it.Gen = 1 // marks the copy for the trace; Gen means nothing to deliveries
+		}
+	case qTimer:
+		it.Ev = node.Event{Kind: node.Timer, Name: e.name}
+	case qRequest:
+		it.Ev = node.Event{Kind: node.Request, Name: e.name}
+	}
+	return it
+}
+
+// merge walks every process's outcomes, the arrival drops and the monitors' checks
+// in (time, sequence) order, applying effects as it goes.
+func (w *World) merge(active []*proc, t0, end time.Duration, single bool) {
+	d := 0
+	for {
+		var best *proc
+		for _, p := range active {
+			if p.pos < len(p.batch.Out) && (best == nil || outBefore(&p.batch.Out[p.pos], &best.batch.Out[best.pos])) {
+				best = p
+			}
+		}
+		var bestAt time.Duration
+		var bestSeq uint64
+		if best != nil {
+			o := &best.batch.Out[best.pos]
+			bestAt, bestSeq = o.At, o.Seq
+		}
+		if d < len(w.drops) && (best == nil || w.drops[d].at < bestAt || (w.drops[d].at == bestAt && w.drops[d].seq < bestSeq)) {
+			best, bestAt, bestSeq = nil, w.drops[d].at, w.drops[d].seq
+			w.dropOnArrival(&w.drops[d])
+			d++
+			continue
+		}
+		if c, ok := w.mon.due(bestAt, bestSeq, best != nil, t0, end, single); ok {
+			w.mon.run(c)
+			continue
+		}
+		if best == nil {
+			return
+		}
+		o := &best.batch.Out[best.pos]
+		best.pos++
+		w.outcome(best, o)
+	}
+}
+
+func outBefore(a, b *node.Outcome) bool {
+	if a.At != b.At {
+		return a.At < b.At
+	}
+	return a.Seq < b.Seq
+}
+
+func (w *World) dropOnArrival(e *qev) {
+	reason := e.name
+	if reason == "" {
+		reason = trace.ReasonDown
+	}
+	msg := e.msg
+	w.now = max(w.now, e.at)
+	w.counts.drop(msg.Type, reason)
+	w.emit(trace.Event{Ev: trace.Drop, From: w.cfg.IDs[e.from], To: w.cfg.IDs[e.to], MID: e.mid, Msg: &msg, Reason: reason, Dup: e.dup})
+}
+
+// outcome applies one step's results.
+func (w *World) outcome(p *proc, o *node.Outcome) {
+	w.now = o.At
+	switch o.Ev.Kind {
+	case node.Deliver:
+		msg := o.Ev.Msg
+		local := o.Ev.From == p.id
+		if !local {
+			w.counts.deliver(msg.Type)
+		}
+		w.emit(trace.Event{Ev: trace.Deliver, From: o.Ev.From, To: p.id, MID: o.Ref, Msg: &msg, Local: local, Dup: o.Gen == 1})
+	case node.Timer:
+		w.emit(trace.Event{Ev: trace.TimerEv, Node: p.id, Name: o.Ev.Name})
+	case node.Request:
+		w.emit(trace.Event{Ev: trace.Request, Node: p.id, Name: o.Ev.Name})
+	}
+	effs := p.batch.Effects[o.EffLo:o.EffHi]
+	for i := range effs {
+		e := &effs[i]
+		switch {
+		case e.Local:
+			// Handled inside the window: the event gets its sequence number now,
+			// exactly when one-at-a-time handling would have queued it.
+			w.seq++
+			if e.Outcome >= 0 {
+				p.batch.Out[e.Outcome].Seq = w.seq
+			}
+		case e.Kind == node.EffTimer:
+			w.push(qev{at: o.At + e.Delay, kind: qTimer, to: int32(p.idx), inc: p.inc, gen: e.Gen, name: e.Name})
+		case e.Kind == node.EffSend && e.To == p.id:
+			w.push(qev{at: o.At, kind: qDeliver, local: true, to: int32(p.idx), from: int32(p.idx), inc: p.inc, msg: e.Msg})
+		case e.Kind == node.EffSend:
+			w.route(p, e.To, e.Msg)
+		case e.Kind == node.EffLog:
+			w.emit(trace.Event{Ev: trace.Log, Node: p.id, Text: e.Name})
+		}
+	}
+	if o.Changed {
+		old := p.status
+		p.status = o.Status
+		st := o.Status
+		w.emit(trace.Event{Ev: trace.StatusEv, Node: p.id, Status: &st})
+		w.mon.status(p, old)
+	}
+}
+
+// route puts a message on the network: it is counted and recorded as sent, then
+// dropped (with its reason) or scheduled for delivery, perhaps twice.
+func (w *World) route(p *proc, to node.ID, msg node.Message) {
+	w.counts.send(msg.Type)
+	w.mid++
+	mid := w.mid
+	w.emit(trace.Event{Ev: trace.Send, From: p.id, To: to, MID: mid, Msg: &msg})
+	ti, ok := w.index[to]
+	if !ok || (w.adj != nil && !w.adj[p.idx][ti]) {
+		w.dropNow(p.id, to, mid, msg, trace.ReasonTopology)
+		return
+	}
+	if reason := w.blocked(p.idx, ti); reason != "" {
+		w.dropNow(p.id, to, mid, msg, reason)
+		return
+	}
+	link, hasLink := w.links[[2]int{p.idx, ti}]
+	loss, dup, lat := w.net.Loss, w.net.Dup, w.net.Latency
+	if !w.sync {
+		loss, lat = w.net.PreLoss, w.net.PreLatency
+	}
+	if hasLink {
+		if link.Loss != nil {
+			loss = *link.Loss
+		}
+		if link.Dup != nil {
+			dup = *link.Dup
+		}
+		if link.Latency != nil {
+			lat = *link.Latency
+		}
+	}
+	if loss > 0 && w.rng.Float64() < loss {
+		w.dropNow(p.id, to, mid, msg, trace.ReasonLoss)
+		return
+	}
+	copies := 1
+	if dup > 0 && w.rng.Float64() < dup {
+		copies = 2
+	}
+	for c := 0; c < copies; c++ {
+		d := lat.Sample(w.rng)
+		if w.sync && d > w.net.Delta {
+			d = w.net.Delta
+		}
+		d *= time.Duration(p.slow)
+		w.push(qev{at: w.now + d, kind: qDeliver, to: int32(ti), from: int32(p.idx), inc: w.procs[ti].inc, mid: mid, msg: msg, dup: c == 1})
+	}
+}
+
+func (w *World) dropNow(from, to node.ID, mid uint64, msg node.Message, reason string) {
+	w.counts.drop(msg.Type, reason)
+	w.emit(trace.Event{Ev: trace.Drop, From: from, To: to, MID: mid, Msg: &msg, Reason: reason})
+}
+
+// blocked says why the network would not carry a message from a to b now, or "".
+func (w *World) blocked(a, b int) string {
+	pa, pb := w.procs[a], w.procs[b]
+	if pa.isolated || pb.isolated || pa.group != pb.group {
+		return trace.ReasonPartition
+	}
+	if w.cuts[[2]int{a, b}] {
+		return trace.ReasonCut
+	}
+	return ""
+}
+
+// emit numbers an event, stamps it with the current time and hands it to the sink.
+func (w *World) emit(e trace.Event) {
+	w.lineSeq++
+	if w.sink == nil {
+		return
+	}
+	e.Seq = w.lineSeq
+	e.T = node.Micros(w.now)
+	w.tev = e
+	w.sink.Record(&w.tev)
+}
+
+// apply carries out an action now.
+func (w *World) apply(a Action, by string) {
+	w.emit(trace.Event{Ev: trace.Action, Text: a.String(), By: by})
+	switch a.Verb {
+	case "crash":
+		p := w.proc(a.Node)
+		if !p.up {
+			return
+		}
+		p.runner.Stop()
+		p.up = false
+		old := p.status
+		p.status = node.Status{}
+		w.emit(trace.Event{Ev: trace.Crash, Node: p.id, Inc: int64(p.inc)})
+		w.mon.crash(p, old)
+	case "recover":
+		p := w.proc(a.Node)
+		if p.up {
+			return
+		}
+		p.inc++
+		p.up = true
+		p.runner = node.NewRunner(p.id, w.cfg.Factory(p.id), p.env)
+		w.emit(trace.Event{Ev: trace.Recover, Node: p.id, Inc: int64(p.inc)})
+		w.push(qev{at: w.now, kind: qRecover, to: int32(p.idx), inc: p.inc})
+		w.mon.recover(p)
+	case "partition":
+		for _, p := range w.procs {
+			p.group = 0
+		}
+		for g, ids := range a.Groups {
+			for _, id := range ids {
+				w.proc(id).group = g + 1
+			}
+		}
+		w.emit(trace.Event{Ev: trace.Partition, Groups: a.Groups})
+	case "cut":
+		w.cuts[[2]int{w.index[a.Node], w.index[a.To]}] = true
+		w.emit(trace.Event{Ev: trace.Cut, From: a.Node, To: a.To})
+	case "isolate":
+		w.proc(a.Node).isolated = true
+		w.emit(trace.Event{Ev: trace.Isolate, Node: a.Node})
+	case "heal":
+		for _, p := range w.procs {
+			p.group, p.isolated = 0, false
+		}
+		clear(w.cuts)
+		w.emit(trace.Event{Ev: trace.Heal})
+	case "slow":
+		w.proc(a.Node).slow = a.Factor
+		w.emit(trace.Event{Ev: trace.Knob, Name: "slow", Node: a.Node, Value: fmt.Sprint(a.Factor)})
+	case "gst":
+		if w.sync {
+			return
+		}
+		w.sync, w.gstAt = true, w.now
+		// After GST every message, including those already in flight, arrives
+		// within Δ (the partially synchronous model of Dwork, Lynch and Stockmeyer).
+		limit := w.now + w.net.Delta
+		for i := range w.q {
+			if w.q[i].kind == qDeliver && !w.q[i].local && w.q[i].at > limit {
+				w.q[i].at = limit
+			}
+		}
+		w.q.fix()
+		w.updateLookahead()
+		w.emit(trace.Event{Ev: trace.GST})
+		w.mon.gst()
+	case "set":
+		switch a.Knob {
+		case "loss":
+			w.net.Loss = a.Value
+			if !w.sync {
+				w.net.PreLoss = a.Value
+			}
+		case "dup":
+			w.net.Dup = a.Value
+		case "latency":
+			w.net.Latency = a.Latency
+			if !w.sync {
+				w.net.PreLatency = a.Latency
+			}
+			w.updateLookahead()
+		}
+		val := fmt.Sprint(a.Value)
+		if a.Knob == "latency" {
+			val = a.Latency.String()
+		}
+		w.emit(trace.Event{Ev: trace.Knob, Name: a.Knob, Value: val})
+	case "request":
+		p := w.proc(a.Node)
+		if p.up {
+			w.push(qev{at: w.now, kind: qRequest, to: int32(p.idx), inc: p.inc, name: a.What})
+		}
+	case "marker":
+		w.emit(trace.Event{Ev: trace.Marker, Text: a.Text})
+	}
+}
+
+// leaders lists the live processes that believe they lead.
+func (w *World) leaders() []node.ID {
+	var out []node.ID
+	for _, p := range w.procs {
+		if p.up && p.status.Leader == p.id {
+			out = append(out, p.id)
+		}
+	}
+	return out
+}
+
+// Status is a process's last reported status and whether it is up.
+func (w *World) Status(id node.ID) (node.Status, bool) {
+	p := w.proc(id)
+	return p.status, p.up
+}
+
+// Synchronous reports whether GST has been reached.
+func (w *World) Synchronous() bool { return w.sync }
+
+// Events is the number of events recorded so far.
+func (w *World) Events() uint64 { return w.lineSeq }

@@ -1,0 +1,569 @@
+// Package presets holds clusterlab's scenario format (TOML), its parser and validator,
+// and the scenario files embedded in the binary. A scenario names the algorithm, the
+// nodes, the topology, the seed, the network, the algorithm's parameters, a timed
+// script and expectations; Resolve turns it into a netsim.Config.
+//
+// Every error is one line: file:line:col, what was found, what was expected.
+package presets
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// Scenario is a scenario file as written. Field names are a user-facing contract.
+type Scenario struct {
+	Name        string         `toml:"name" json:"name"`
+	Description string         `toml:"description" json:"description,omitempty"`
+	Algorithm   string         `toml:"algorithm" json:"algorithm"`
+	Nodes       int            `toml:"nodes" json:"nodes,omitempty"`
+	IDs         []int          `toml:"ids" json:"ids,omitempty"`
+	Seed        uint64         `toml:"seed" json:"seed"`
+	Until       string         `toml:"until" json:"until"`
+	Topology    string         `toml:"topology" json:"topology"`
+	Edges       [][]string     `toml:"edges" json:"edges,omitempty"`
+	Degree      int            `toml:"degree" json:"degree,omitempty"`
+	Params      map[string]any `toml:"params" json:"params,omitempty"`
+	Network     Network        `toml:"network" json:"network"`
+	Monitors    Monitors       `toml:"monitors" json:"monitors"`
+	Links       []Link         `toml:"links" json:"links,omitempty"`
+	Script      []Step         `toml:"script" json:"script,omitempty"`
+	Expect      []Expect       `toml:"expect" json:"expect,omitempty"`
+}
+
+// Latency is a delay distribution as written: durations as strings.
+type Latency struct {
+	Dist string `toml:"dist" json:"dist"`
+	Min  string `toml:"min" json:"min,omitempty"`
+	Mean string `toml:"mean" json:"mean,omitempty"`
+	Max  string `toml:"max" json:"max,omitempty"`
+}
+
+// Network is the [network] table.
+type Network struct {
+	Latency Latency `toml:"latency" json:"latency"`
+	Loss    float64 `toml:"loss" json:"loss"`
+	Dup     float64 `toml:"dup" json:"dup"`
+	GST     string  `toml:"gst" json:"gst"`
+	Delta   string  `toml:"delta" json:"delta"`
+	PreGST  PreGST  `toml:"pre_gst" json:"pre_gst"`
+}
+
+// PreGST is the [network.pre_gst] table: the asynchronous period.
+type PreGST struct {
+	Latency Latency  `toml:"latency" json:"latency"`
+	Loss    *float64 `toml:"loss" json:"loss,omitempty"`
+}
+
+// Monitors is the [monitors] table.
+type Monitors struct {
+	Settle     string `toml:"settle" json:"settle"`
+	Starvation string `toml:"starvation" json:"starvation"`
+	SplitGrace string `toml:"split_grace" json:"split_grace"`
+}
+
+// Link is one [[links]] entry: a one-way override.
+type Link struct {
+	From    string   `toml:"from" json:"from"`
+	To      string   `toml:"to" json:"to"`
+	Loss    *float64 `toml:"loss" json:"loss,omitempty"`
+	Dup     *float64 `toml:"dup" json:"dup,omitempty"`
+	Latency *Latency `toml:"latency" json:"latency,omitempty"`
+}
+
+// Step is one [[script]] entry.
+type Step struct {
+	At string `toml:"at" json:"at"`
+	Do string `toml:"do" json:"do"`
+}
+
+// Expect is one [[expect]] entry; At may be empty for "at the end".
+type Expect struct {
+	At   string `toml:"at" json:"at,omitempty"`
+	That string `toml:"that" json:"that"`
+}
+
+// Defaults fill what a scenario leaves out.
+var (
+	DefaultLatency    = Latency{Dist: "uniform", Min: "5ms", Max: "20ms"}
+	DefaultPreLatency = Latency{Dist: "pareto", Min: "5ms", Mean: "150ms", Max: "4s"}
+)
+
+//go:embed scenarios/*.toml
+var embedded embed.FS
+
+// Names lists the embedded presets.
+func Names() []string {
+	entries, _ := fs.ReadDir(embedded, "scenarios")
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.TrimSuffix(e.Name(), ".toml"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Load reads an embedded preset.
+func Load(name string) (*Scenario, error) {
+	data, err := embedded.ReadFile("scenarios/" + name + ".toml")
+	if err != nil {
+		return nil, fmt.Errorf("no preset %q; expected one of: %s", name, strings.Join(Names(), ", "))
+	}
+	return Parse(name+".toml", data)
+}
+
+// LoadFile reads a scenario file.
+func LoadFile(file string) (*Scenario, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, data)
+}
+
+// fileError is an error at a place in a scenario file.
+type fileError struct {
+	file      string
+	line, col int
+	msg       string
+}
+
+func (e *fileError) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.file, e.line, e.col, e.msg) }
+
+// Parse reads and validates a scenario. It fills defaults, so the result is fully
+// resolved: what it says is exactly what runs.
+func Parse(file string, data []byte) (*Scenario, error) {
+	var s Scenario
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, tomlError(file, err)
+	}
+	pos := index(data)
+	if err := s.check(file, pos); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+func tomlError(file string, err error) error {
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) && len(strict.Errors) > 0 {
+		e := strict.Errors[0]
+		row, col := e.Position()
+		key := strings.Join(e.Key(), ".")
+		return &fileError{file, row, col, fmt.Sprintf("found unknown key %q, expected one of the scenario format's keys (see `clusterlab presets --help`)", key)}
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return &fileError{file, row, col, fmt.Sprintf("bad TOML: %s", de.Error())}
+	}
+	return fmt.Errorf("%s: %v", file, err)
+}
+
+// check validates every field, filling defaults, and reports the first problem.
+func (s *Scenario) check(file string, pos positions) error {
+	fail := func(path, format string, args ...any) error {
+		l, c := pos.at(path)
+		return &fileError{file, l, c, fmt.Sprintf(format, args...)}
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(path.Base(file), ".toml")
+	}
+	spec, ok := algos.Lookup(s.Algorithm)
+	if !ok {
+		return fail("algorithm", "found algorithm %q, expected one of: %s", s.Algorithm, strings.Join(algos.Names(), ", "))
+	}
+	switch {
+	case len(s.IDs) > 0 && s.Nodes != 0 && s.Nodes != len(s.IDs):
+		return fail("nodes", "found nodes = %d with %d ids, expected one or the other", s.Nodes, len(s.IDs))
+	case len(s.IDs) > 0:
+		seen := map[int]bool{}
+		for _, id := range s.IDs {
+			if id <= 0 || seen[id] {
+				return fail("ids", "found id %d, expected distinct ids > 0", id)
+			}
+			seen[id] = true
+		}
+		s.Nodes = len(s.IDs)
+	case s.Nodes < 1 || s.Nodes > 4096:
+		return fail("nodes", "found nodes = %d, expected 1 to 4096 (or ids = [...])", s.Nodes)
+	}
+	ids := s.NodeIDs()
+	if s.Until == "" {
+		s.Until = "20s"
+	}
+	if _, err := dur(s.Until); err != nil {
+		return fail("until", "found until = %q, expected a duration such as \"20s\"", s.Until)
+	}
+	switch s.Topology {
+	case "":
+		s.Topology = "mesh"
+	case "mesh", "ring":
+	case "graph":
+		if len(s.Edges) == 0 && s.Degree < 1 {
+			return fail("topology", "found topology = \"graph\" without edges or degree, expected edges = [[\"n1\",\"n2\"], …] or degree = 3")
+		}
+		for i, e := range s.Edges {
+			if len(e) != 2 {
+				return fail("edges", "edge %d has %d ends, expected two such as [\"n1\",\"n2\"]", i+1, len(e))
+			}
+			for _, end := range e {
+				if !hasID(ids, end) {
+					return fail("edges", "found %q in edge %d, expected one of the scenario's nodes", end, i+1)
+				}
+			}
+		}
+	default:
+		return fail("topology", "found topology = %q, expected mesh, ring or graph", s.Topology)
+	}
+	params, err := algos.NewParams(spec, s.Params)
+	if err == nil {
+		_, err = spec.Build(algos.Config{IDs: ids, Params: params})
+	}
+	if err != nil {
+		var pe *algos.ParamError
+		if errors.As(err, &pe) {
+			return fail("params."+pe.Name, "%s", pe.Error())
+		}
+		return fail("params", "%v", err)
+	}
+	if err := s.checkNetwork(fail); err != nil {
+		return err
+	}
+	for i, l := range s.Links {
+		at := fmt.Sprintf("links[%d]", i)
+		if !hasID(ids, l.From) {
+			return fail(at+".from", "found from = %q, expected one of the scenario's nodes", l.From)
+		}
+		if !hasID(ids, l.To) || l.To == l.From {
+			return fail(at+".to", "found to = %q, expected another of the scenario's nodes", l.To)
+		}
+		if l.Loss != nil && (*l.Loss < 0 || *l.Loss > 1) {
+			return fail(at+".loss", "found loss = %v, expected a probability from 0 to 1", *l.Loss)
+		}
+		if l.Dup != nil && (*l.Dup < 0 || *l.Dup > 1) {
+			return fail(at+".dup", "found dup = %v, expected a probability from 0 to 1", *l.Dup)
+		}
+		if l.Latency != nil {
+			if _, err := l.Latency.resolve(); err != nil {
+				return fail(at+".latency", "%v", err)
+			}
+		}
+	}
+	for i, st := range s.Script {
+		at := fmt.Sprintf("script[%d]", i)
+		if _, err := dur(st.At); err != nil {
+			return fail(at+".at", "found at = %q, expected a time such as \"3s\"", st.At)
+		}
+		if _, err := netsim.ParseAction(st.Do, ids); err != nil {
+			return failInString(file, pos, at+".do", err)
+		}
+	}
+	for i, e := range s.Expect {
+		at := fmt.Sprintf("expect[%d]", i)
+		if e.At != "" {
+			if _, err := dur(e.At); err != nil {
+				return fail(at+".at", "found at = %q, expected a time such as \"8s\"", e.At)
+			}
+		}
+		if _, err := netsim.ParseExpect(e.That, ids); err != nil {
+			return failInString(file, pos, at+".that", err)
+		}
+	}
+	return nil
+}
+
+// failInString points inside a quoted string value at the column the grammar found.
+func failInString(file string, pos positions, path string, err error) error {
+	l, c := pos.at(path)
+	var se *netsim.SyntaxError
+	if errors.As(err, &se) {
+		return &fileError{file, l, c + se.Col, se.Msg}
+	}
+	return &fileError{file, l, c, err.Error()}
+}
+
+func (s *Scenario) checkNetwork(fail func(path, format string, args ...any) error) error {
+	n := &s.Network
+	if n.Latency.Dist == "" {
+		n.Latency = DefaultLatency
+	}
+	if _, err := n.Latency.resolve(); err != nil {
+		return fail("network.latency", "%v", err)
+	}
+	if n.Loss < 0 || n.Loss > 1 {
+		return fail("network.loss", "found loss = %v, expected a probability from 0 to 1", n.Loss)
+	}
+	if n.Dup < 0 || n.Dup > 1 {
+		return fail("network.dup", "found dup = %v, expected a probability from 0 to 1", n.Dup)
+	}
+	if n.GST == "" {
+		n.GST = "0s"
+	}
+	if _, err := gst(n.GST); err != nil {
+		return fail("network.gst", "found gst = %q, expected \"0s\", \"never\" or a time such as \"10s\"", n.GST)
+	}
+	if n.Delta == "" {
+		n.Delta = "50ms"
+	}
+	if d, err := dur(n.Delta); err != nil || d <= 0 {
+		return fail("network.delta", "found delta = %q, expected a duration > 0 such as \"50ms\"", n.Delta)
+	}
+	if n.PreGST.Latency.Dist == "" {
+		n.PreGST.Latency = DefaultPreLatency
+	}
+	if _, err := n.PreGST.Latency.resolve(); err != nil {
+		return fail("network.pre_gst.latency", "%v", err)
+	}
+	if n.PreGST.Loss == nil {
+		l := n.Loss
+		n.PreGST.Loss = &l
+	}
+	if *n.PreGST.Loss < 0 || *n.PreGST.Loss > 1 {
+		return fail("network.pre_gst.loss", "found loss = %v, expected a probability from 0 to 1", *n.PreGST.Loss)
+	}
+	m := &s.Monitors
+	for _, f := range []struct {
+		p   *string
+		def time.Duration
+		key string
+	}{{&m.Settle, netsim.DefaultMonitors.Settle, "settle"}, {&m.Starvation, netsim.DefaultMonitors.Starvation, "starvation"}, {&m.SplitGrace, netsim.DefaultMonitors.SplitGrace, "split_grace"}} {
+		if *f.p == "" {
+			*f.p = f.def.String()
+		}
+		if _, err := dur(*f.p); err != nil {
+			return fail("monitors."+f.key, "found %s = %q, expected a duration such as \"3s\"", f.key, *f.p)
+		}
+	}
+	return nil
+}
+
+func (l Latency) resolve() (netsim.Latency, error) {
+	out := netsim.Latency{Dist: l.Dist}
+	for _, f := range []struct {
+		s string
+		d *time.Duration
+	}{{l.Min, &out.Min}, {l.Mean, &out.Mean}, {l.Max, &out.Max}} {
+		if f.s == "" {
+			continue
+		}
+		d, err := dur(f.s)
+		if err != nil {
+			return out, fmt.Errorf("found %q, expected a duration such as \"5ms\"", f.s)
+		}
+		*f.d = d
+	}
+	switch l.Dist {
+	case "constant":
+		if out.Mean == 0 {
+			out.Mean = out.Min
+		}
+		out.Min, out.Max = out.Mean, out.Mean
+	case "uniform":
+		if out.Mean == 0 {
+			out.Mean = (out.Min + out.Max) / 2
+		}
+	}
+	return out, out.Validate()
+}
+
+// String renders the latency as the action grammar writes it.
+func (l Latency) String() string {
+	r, err := l.resolve()
+	if err != nil {
+		return l.Dist
+	}
+	return r.String()
+}
+
+func dur(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("bad duration %q", s)
+	}
+	return d, nil
+}
+
+func gst(s string) (time.Duration, error) {
+	if s == "never" {
+		return netsim.Never, nil
+	}
+	return dur(s)
+}
+
+func hasID(ids []node.ID, name string) bool {
+	id, ok := node.ParseID(name)
+	if !ok || !strings.HasPrefix(name, "n") {
+		return false
+	}
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// NodeIDs lists the scenario's processes in ring order.
+func (s *Scenario) NodeIDs() []node.ID {
+	if len(s.IDs) > 0 {
+		out := make([]node.ID, len(s.IDs))
+		for i, id := range s.IDs {
+			out[i] = node.ID(id)
+		}
+		return out
+	}
+	out := make([]node.ID, s.Nodes)
+	for i := range out {
+		out[i] = node.ID(i + 1)
+	}
+	return out
+}
+
+// Resolve turns a checked scenario into a runnable configuration.
+func (s *Scenario) Resolve() (netsim.Config, error) {
+	spec, ok := algos.Lookup(s.Algorithm)
+	if !ok {
+		return netsim.Config{}, fmt.Errorf("unknown algorithm %q", s.Algorithm)
+	}
+	ids := s.NodeIDs()
+	params, err := algos.NewParams(spec, s.Params)
+	if err != nil {
+		return netsim.Config{}, err
+	}
+	factory, err := spec.Build(algos.Config{IDs: ids, Params: params})
+	if err != nil {
+		return netsim.Config{}, err
+	}
+	lat, _ := s.Network.Latency.resolve()
+	pre, _ := s.Network.PreGST.Latency.resolve()
+	g, _ := gst(s.Network.GST)
+	delta, _ := dur(s.Network.Delta)
+	until, _ := dur(s.Until)
+	settle, _ := dur(s.Monitors.Settle)
+	starve, _ := dur(s.Monitors.Starvation)
+	grace, _ := dur(s.Monitors.SplitGrace)
+	js, err := json.Marshal(s)
+	if err != nil {
+		return netsim.Config{}, err
+	}
+	cfg := netsim.Config{
+		Name: s.Name, Description: s.Description, Spec: spec, Factory: factory, IDs: ids, Seed: s.Seed, Until: until,
+		Topology: s.Topology, Degree: s.Degree,
+		Net:      netsim.Net{Latency: lat, Loss: s.Network.Loss, Dup: s.Network.Dup, GST: g, Delta: delta, PreLatency: pre, PreLoss: *s.Network.PreGST.Loss},
+		Monitors: netsim.Monitors{Settle: settle, Starvation: starve, SplitGrace: grace},
+		Scenario: js,
+	}
+	for _, e := range s.Edges {
+		a, _ := node.ParseID(e[0])
+		b, _ := node.ParseID(e[1])
+		cfg.Edges = append(cfg.Edges, [2]node.ID{a, b})
+	}
+	for _, l := range s.Links {
+		from, _ := node.ParseID(l.From)
+		to, _ := node.ParseID(l.To)
+		link := netsim.Link{From: from, To: to, Loss: l.Loss, Dup: l.Dup}
+		if l.Latency != nil {
+			ll, _ := l.Latency.resolve()
+			link.Latency = &ll
+		}
+		cfg.Links = append(cfg.Links, link)
+	}
+	for _, st := range s.Script {
+		at, _ := dur(st.At)
+		a, err := netsim.ParseAction(st.Do, ids)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Script = append(cfg.Script, netsim.Timed{At: at, Action: a})
+	}
+	for _, e := range s.Expect {
+		x, err := netsim.ParseExpect(e.That, ids)
+		if err != nil {
+			return cfg, err
+		}
+		if e.At == "" {
+			x.AtEnd()
+		} else {
+			x.At, _ = dur(e.At)
+		}
+		cfg.Expect = append(cfg.Expect, x)
+	}
+	return cfg, nil
+}
+
+// Info is the typed summary of the scenario that trace headers carry.
+func (s *Scenario) Info(cfg netsim.Config) trace.Info {
+	gstUS := int64(-1)
+	if cfg.Net.GST != netsim.Never {
+		gstUS = node.Micros(cfg.Net.GST)
+	}
+	return trace.Info{Name: s.Name, Description: s.Description, Algorithm: s.Algorithm, Family: string(cfg.Spec.Family),
+		IDs: cfg.IDs, Topology: s.Topology, Latency: cfg.Net.Latency.String(), Loss: cfg.Net.Loss, Dup: cfg.Net.Dup,
+		Delta: node.Micros(cfg.Net.Delta), GST: gstUS, Until: node.Micros(cfg.Until),
+		PreLatency: cfg.Net.PreLatency.String(), PreLoss: cfg.Net.PreLoss}
+}
+
+// FromJSON reads a scenario back from a trace header and checks it again.
+func FromJSON(name string, raw []byte) (*Scenario, error) {
+	var s Scenario
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("%s:1: bad scenario in the header (%v)", name, err)
+	}
+	s.Params = fromJSONParams(s.Params)
+	if err := s.check(name, positions{}); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// fromJSONParams gives JSON numbers the types TOML would have given them.
+func fromJSONParams(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = fromJSONValue(v)
+	}
+	return out
+}
+
+func fromJSONValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = fromJSONValue(e)
+		}
+		return out
+	}
+	return v
+}

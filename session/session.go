@@ -1,0 +1,83 @@
+// Package session ties a scenario to a world: it opens presets and files, runs them
+// headless, records them, and (in live.go) drives a live world for the dashboard.
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/presets"
+)
+
+// Version is the program version written into trace headers.
+var Version = "dev"
+
+// Source names a scenario: a preset or a file, with an optional seed override.
+type Source struct {
+	Preset string
+	File   string
+	Seed   *uint64
+}
+
+// Open loads and checks the scenario, applies the seed override and resolves it.
+func Open(src Source) (*presets.Scenario, netsim.Config, error) {
+	var s *presets.Scenario
+	var err error
+	switch {
+	case src.Preset != "" && src.File != "":
+		return nil, netsim.Config{}, errors.New("--preset and --file: expected one of them, not both")
+	case src.File != "":
+		s, err = presets.LoadFile(src.File)
+	case src.Preset != "":
+		s, err = presets.Load(src.Preset)
+	default:
+		return nil, netsim.Config{}, errors.New("expected --preset NAME or --file F")
+	}
+	if err != nil {
+		return nil, netsim.Config{}, err
+	}
+	if src.Seed != nil {
+		s.Seed = *src.Seed
+	}
+	cfg, err := s.Resolve()
+	return s, cfg, err
+}
+
+// Header is the trace header of a run of s.
+func Header(s *presets.Scenario, cfg netsim.Config) trace.Header {
+	return trace.Header{Format: trace.Format, Version: trace.Version, Seed: cfg.Seed, Program: "clusterlab " + Version,
+		Info: s.Info(cfg), Scenario: cfg.Scenario}
+}
+
+// Create opens path for a new recording. It never overwrites a file unless force.
+func Create(path string, force bool) (*os.File, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("%s already exists; expected a new file name (or --force to overwrite)", path)
+	}
+	return f, err
+}
+
+// Run runs cfg headless to until (cfg.Until if 0), recording into sink, and returns
+// the summary with every expectation checked.
+func Run(cfg netsim.Config, until time.Duration, sink trace.Sink) (*netsim.Summary, error) {
+	if until <= 0 {
+		until = cfg.Until
+	}
+	w, err := netsim.New(cfg, sink)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	w.RunUntil(until)
+	w.Finish()
+	return w.Summary(), nil
+}
