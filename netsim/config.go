@@ -60,7 +60,7 @@ type Config struct {
 	IDs         []node.ID // ring order
 	Seed        uint64
 	Until       time.Duration
-	Topology    string      // mesh, ring or graph
+	Topology    string       // mesh, ring or graph
 	Edges       [][2]node.ID // graph: given edges; empty with Degree for a random graph
 	Degree      int
 	Net         Net

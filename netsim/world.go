@@ -72,8 +72,8 @@ type World struct {
 	results []Result
 	actions []Timed // user actions, for the recording
 
-	drops []qev // this window's deliveries dropped on arrival
-	wg    sync.WaitGroup
+	drops  []qev // this window's deliveries dropped on arrival
+	wg     sync.WaitGroup
 	closed bool
 }
 
