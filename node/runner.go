@@ -14,6 +14,8 @@ type Item struct {
 	Ev  Event
 	Gen uint32 // Timer: the firing's generation
 	Ref uint64 // Deliver: the world's message id
+
+	effect int // a local item: the index in Batch.Effects of the effect that made it
 }
 
 // Outcome is what one step did: the item handled, the effects it had (a range of
@@ -136,7 +138,7 @@ func (r *Runner) step(b *Batch, it Item, local bool) {
 	lo := len(r.env.effects)
 	origin := -1
 	if local {
-		origin = int(it.Ref)
+		origin = it.effect
 		b.Effects[origin].Outcome = -1
 	}
 	if !r.env.Apply(r.alg, it.At, it.Ev, it.Gen) {
@@ -163,7 +165,7 @@ func (r *Runner) step(b *Batch, it Item, local bool) {
 		e.Local = true
 		r.localSeq++
 		li.Seq = r.localSeq
-		li.Ref = uint64(k)
+		li.effect = k
 		heap.Push(&r.local, localItem{li})
 	}
 	o := Outcome{Item: it, Local: local, EffLo: base, EffHi: len(b.Effects)}

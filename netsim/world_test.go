@@ -1,0 +1,161 @@
+package netsim
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+func hashRun(t interface{ Fatal(...any) }, cfg Config) (string, uint64) {
+	h := trace.NewHasher()
+	w, err := New(cfg, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.RunUntil(cfg.Until)
+	w.Finish()
+	return h.Sum(), h.Count()
+}
+
+// TestWindowsEqualOneAtATime proves the windowed, parallel dispatch gives exactly the
+// trace of handling one event at a time, over random networks and fault scripts.
+func TestWindowsEqualOneAtATime(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(1, 7).Draw(rt, "nodes")
+		cfg := pingConfig(n, rapid.Uint64().Draw(rt, "seed"))
+		cfg.Net = genNet(rt)
+		cfg.Until = time.Duration(rapid.IntRange(100, 1500).Draw(rt, "until")) * time.Millisecond
+		for i := rapid.IntRange(0, 4).Draw(rt, "steps"); i > 0; i-- {
+			id := cfg.IDs[rapid.IntRange(0, n-1).Draw(rt, "node")]
+			at := time.Duration(rapid.IntRange(0, 1500).Draw(rt, "at")) * time.Millisecond
+			verb := rapid.SampledFrom([]string{"crash", "recover", "isolate", "heal", "gst"}).Draw(rt, "verb")
+			cfg.Script = append(cfg.Script, Timed{At: at, Action: Action{Verb: verb, Node: id}})
+		}
+		sortTimed(cfg.Script)
+		windowed, n1 := hashRun(rt, cfg)
+		cfg.Sequential = true
+		sequential, n2 := hashRun(rt, cfg)
+		if windowed != sequential || n1 != n2 {
+			rt.Fatalf("windowed run (%d events, %s) differs from one-at-a-time (%d events, %s)", n1, windowed, n2, sequential)
+		}
+	})
+}
+
+// TestStepEqualsRun checks that stepping one event at a time (the dashboard's `.`)
+// gives the same trace as running.
+func TestStepEqualsRun(t *testing.T) {
+	cfg := pingConfig(4, 3)
+	cfg.Until = 300 * time.Millisecond
+	cfg.Script = []Timed{{At: 100 * time.Millisecond, Action: Action{Verb: "crash", Node: 2}}}
+	want, _ := hashRun(t, cfg)
+	h := trace.NewHasher()
+	w, err := New(cfg, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for {
+		te, ok := w.nextTime()
+		if (!ok || te >= cfg.Until) && (w.next >= len(w.sched) || w.sched[w.next].at > cfg.Until) {
+			break
+		}
+		w.Step()
+	}
+	if got := h.Sum(); got != want {
+		t.Fatalf("stepping gave %s, running gave %s", got, want)
+	}
+}
+
+// TestCrashReviveLeavesNoGoroutine runs 10,000 crash/revive cycles and checks that
+// every incarnation's goroutine is gone.
+func TestCrashReviveLeavesNoGoroutine(t *testing.T) {
+	before := runtime.NumGoroutine()
+	cfg := pingConfig(3, 1)
+	w, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10000; i++ {
+		w.Do(Action{Verb: "crash", Node: 2})
+		w.RunUntil(w.Now() + time.Millisecond)
+		w.Do(Action{Verb: "recover", Node: 2})
+		w.RunUntil(w.Now() + time.Millisecond)
+	}
+	if st, up := w.Status(2); !up || st.Role != "pinger" {
+		t.Fatalf("n2 after the cycles: up=%v status=%+v", up, st)
+	}
+	if during := runtime.NumGoroutine(); during > before+3 {
+		t.Fatalf("%d goroutines while 3 processes run, %d before", during, before)
+	}
+	w.Close()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Fatalf("%d goroutines left after Close, %d before", after, before)
+	}
+}
+
+// sleeper arms a long timer on Start only, and counts firings.
+type sleeper struct{ fired int64 }
+
+func (s *sleeper) Step(env *node.Env, ev node.Event) {
+	switch ev.Kind {
+	case node.Start:
+		env.After(500*time.Millisecond, "late")
+		env.Send(env.Self()%3+1, node.Message{Type: "HELLO"})
+	case node.Timer:
+		s.fired++
+	}
+}
+func (s *sleeper) Status() node.Status {
+	return node.Status{Counters: []node.Counter{{Name: "fired", Value: s.fired}}}
+}
+
+// TestDeadIncarnation checks that timers and messages addressed to a crashed
+// incarnation never reach the next one.
+func TestDeadIncarnation(t *testing.T) {
+	cfg := pingConfig(3, 1)
+	cfg.Factory = func(node.ID) node.Algorithm { return &sleeper{} }
+	cfg.Net.Latency = Latency{Dist: "constant", Min: 50 * time.Millisecond, Mean: 50 * time.Millisecond, Max: 50 * time.Millisecond}
+	cfg.Net.Delta = 100 * time.Millisecond
+	cfg.Script = []Timed{
+		{At: 10 * time.Millisecond, Action: Action{Verb: "crash", Node: 2}},
+		{At: 20 * time.Millisecond, Action: Action{Verb: "recover", Node: 2}},
+	}
+	var c collect
+	w, err := New(cfg, &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.RunUntil(time.Second)
+	w.Close()
+	fired := map[node.ID]int{}
+	for _, e := range c.evs {
+		if e.Ev == trace.TimerEv {
+			fired[e.Node]++
+		}
+		if e.Ev == trace.Deliver && e.To == 2 {
+			t.Errorf("n2's new incarnation received %v from %v, sent to the old one", e.Msg.Type, e.From)
+		}
+	}
+	if fired[1] != 1 || fired[3] != 1 || fired[2] != 0 {
+		t.Fatalf("timer firings %v: want n1 and n3 once, n2 (revived) never", fired)
+	}
+	drops := 0
+	for _, e := range c.evs {
+		if e.Ev == trace.Drop && e.To == 2 && e.Reason == trace.ReasonDown {
+			drops++
+		}
+	}
+	if drops != 1 {
+		t.Fatalf("want the HELLO to n2 dropped as down once, got %d", drops)
+	}
+}
