@@ -69,7 +69,7 @@ func TestOmegaCRChoosesFewestIncarnations(t *testing.T) {
 
 	h.Deliver(1, hbInc(3))
 	h.Deliver(2, hbInc(5))
-	h.Fire(TimerHeartbeat) // n4 not heard this interval
+	h.Fire(TimerHeartbeat)          // n4 not heard this interval
 	wantLeader(t, h.Status(), 3, 1) // tie n1/self at 3: the lowest id
 	wantSuspects(t, h.Status(), 4)
 }
