@@ -203,7 +203,7 @@ func (g *grantQueue) request(t ticket) bool {
 	return g.holder.p == node.None
 }
 
-// release handles the release of t and reports whether the coordinator became free.
+// release handles the release of t and reports whether it freed the coordinator.
 func (g *grantQueue) release(t ticket) bool {
 	if i := slices.IndexFunc(g.released, func(r ticket) bool { return r.p == t.p }); i >= 0 {
 		g.released[i].seq = max(g.released[i].seq, t.seq)
@@ -212,7 +212,7 @@ func (g *grantQueue) release(t ticket) bool {
 	}
 	if g.holder == t {
 		g.holder = ticket{}
-		return len(g.queue) > 0
+		return true
 	}
 	if i := slices.Index(g.queue, t); i >= 0 {
 		g.queue = slices.Delete(g.queue, i, i+1)

@@ -1,0 +1,150 @@
+package mutex
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/node/nodetest"
+)
+
+func TestQuorumParticipantNeedsMajority(t *testing.T) {
+	// 5 coordinators, m = 3; n1 is one of them and grants itself locally.
+	h, _ := start(t, "quorum", 5, 1, nil)
+	wantRole(t, h, "coordinator")
+	wantSends(t, h.Request("cs"),
+		to(2, msg("REQUEST", 1)), to(3, msg("REQUEST", 1)), to(4, msg("REQUEST", 1)), to(5, msg("REQUEST", 1)))
+	wantCounter(t, h, "grants", 1)
+	wantSends(t, h.Deliver(4, msg("GRANT", 1)))
+	wantCS(t, h, node.CSWanted)
+	wantSends(t, h.Deliver(4, msg("GRANT", 1))) // duplicate
+	wantCS(t, h, node.CSWanted)
+	wantSends(t, h.Deliver(2, msg("GRANT", 1)))
+	wantCS(t, h, node.CSHeld)
+	wantSends(t, h.Deliver(5, msg("GRANT", 1))) // a fourth: kept, released with the rest
+	wantCounter(t, h, "grants", 4)
+	wantSends(t, h.Fire(timerHold),
+		to(2, msg("RELEASE", 1)), to(3, msg("RELEASE", 1)), to(4, msg("RELEASE", 1)), to(5, msg("RELEASE", 1)))
+	wantCounter(t, h, "granted_to", 0)
+}
+
+func TestQuorumCoordinatorForgets(t *testing.T) {
+	h, _ := start(t, "quorum", 5, 2, map[string]any{"coordinators": "n1,n2,n3"})
+	wantSends(t, h.Deliver(4, msg("REQUEST", 1)), to(4, msg("GRANT", 1)))
+	wantSends(t, h.Deliver(5, msg("REQUEST", 1)))
+	wantCounter(t, h, "granted_to", 4)
+	// Amnesia: grants live in volatile memory only.
+	h.Recover()
+	wantCounter(t, h, "granted_to", 0)
+	wantSends(t, h.Deliver(5, msg("REQUEST", 2)), to(5, msg("GRANT", 2)))
+	// A participant's request numbers survive its own crash.
+	p, _ := start(t, "quorum", 5, 4, map[string]any{"coordinators": "n1,n2,n3"})
+	wantRole(t, p, "participant")
+	p.Request("cs")
+	p.Recover()
+	wantSends(t, p.Request("cs"), to(1, msg("REQUEST", 2)), to(2, msg("REQUEST", 2)), to(3, msg("REQUEST", 2)))
+}
+
+func TestQuorumTimeoutRetries(t *testing.T) {
+	h, _ := start(t, "quorum", 4, 4, map[string]any{"coordinators": "n1,n2,n3", "timeout": "100ms"})
+	h.Request("cs")
+	wantSends(t, h.Deliver(1, msg("GRANT", 1)))
+	wantSends(t, h.Fire(timerTimeout), to(1, msg("RELEASE", 1)), to(2, msg("RELEASE", 1)), to(3, msg("RELEASE", 1)))
+	wantCS(t, h, node.CSWanted)
+	at, ok := h.Armed(timerRetry)
+	if !ok || at <= 100*time.Millisecond || at > 200*time.Millisecond {
+		t.Fatalf("retry armed %v at %v, want within the next 100ms", ok, at)
+	}
+	// A grant of the abandoned request does not count.
+	wantSends(t, h.Deliver(2, msg("GRANT", 1)))
+	wantSends(t, h.Deliver(3, msg("GRANT", 1)))
+	wantCS(t, h, node.CSWanted)
+	wantSends(t, h.Fire(timerRetry), to(1, msg("REQUEST", 2)), to(2, msg("REQUEST", 2)), to(3, msg("REQUEST", 2)))
+	wantSends(t, h.Deliver(2, msg("GRANT", 2)))
+	wantSends(t, h.Deliver(3, msg("GRANT", 2)))
+	wantCS(t, h, node.CSHeld)
+	if _, ok := h.Armed(timerTimeout); ok {
+		t.Fatal("timeout still armed after entering")
+	}
+}
+
+func TestQuorumSplitVoteDeadlocksWithoutTimeout(t *testing.T) {
+	// Notes 003, "Não-inanição": three participants, three coordinators, each
+	// coordinator grants a different participant first: nobody has 2 of 3.
+	params := map[string]any{"coordinators": "n1,n2,n3"}
+	delay := func(from, to node.ID) time.Duration {
+		// participant n(3+k) is closest to coordinator nk
+		if int(from)-3 == int(to) {
+			return time.Millisecond
+		}
+		return 10 * time.Millisecond
+	}
+	s := newSim(t, "quorum", 6, params, delay)
+	for _, id := range []node.ID{4, 5, 6} {
+		s.request(id)
+	}
+	s.settle()
+	if len(s.entries) != 0 {
+		t.Fatalf("entries %+v, want the split vote to deadlock", s.entries)
+	}
+	// With a timeout the participants back off and all get in.
+	params["timeout"] = "50ms"
+	s = newSim(t, "quorum", 6, params, delay)
+	for _, id := range []node.ID{4, 5, 6} {
+		s.request(id)
+	}
+	s.settle()
+	if len(s.entries) != 3 || len(s.violations) != 0 {
+		t.Fatalf("entries %+v, violations %v", s.entries, s.violations)
+	}
+}
+
+func TestQuorumAmnesiaViolation(t *testing.T) {
+	// Notes 003, "Perda de memória": coordinators C1..C3 (n1..n3), Part1 = n4,
+	// Part2 = n5. Part1 holds {C1, C2} (its REQUEST to C3 is still on its way);
+	// C2 crashes and recovers, forgetting; Part2 gets {C2, C3}.
+	delay := func(from, to node.ID) time.Duration {
+		if from == 4 && to == 3 {
+			return 5 * time.Second
+		}
+		return 5 * time.Millisecond
+	}
+	s := newSim(t, "quorum", 5, map[string]any{"coordinators": "n1,n2,n3", "cs_hold": "2s"}, delay)
+	s.request(4)
+	s.runUntil(100 * time.Millisecond)
+	if s.state()[3] != node.CSHeld {
+		t.Fatalf("Part1 did not enter: %v", s.state())
+	}
+	s.crash(2)
+	s.runUntil(200 * time.Millisecond)
+	s.recover(2)
+	s.request(5)
+	s.runUntil(400 * time.Millisecond)
+	if len(s.violations) == 0 || s.state()[4] != node.CSHeld {
+		t.Fatalf("no violation: states %v, entries %+v", s.state(), s.entries)
+	}
+}
+
+func TestQuorumParams(t *testing.T) {
+	spec, _ := algos.Lookup("quorum")
+	for _, tc := range []struct {
+		params map[string]any
+		err    string
+	}{
+		{map[string]any{"m": 1}, "majority"},
+		{map[string]any{"m": 4}, "majority"},
+		{map[string]any{"coordinators": "none"}, "at least one"},
+		{map[string]any{"coordinators": "n1,n7"}, "coordinators"},
+		{map[string]any{"timeout": "x"}, "timeout"},
+	} {
+		p, err := algos.NewParams(spec, tc.params)
+		if err == nil {
+			_, err = spec.Build(algos.Config{IDs: nodetest.IDs(3), Params: p})
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%v: err = %v, want one naming %s", tc.params, err, tc.err)
+		}
+	}
+}
