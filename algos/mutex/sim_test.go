@@ -17,7 +17,7 @@ import (
 // observations made after every step. It stands in for netsim in this package's
 // tests.
 type sim struct {
-	t     testing.TB
+	t     tb
 	ids   []node.ID
 	hs    []*nodetest.Harness
 	up    []bool
@@ -37,6 +37,13 @@ type sim struct {
 	entries    []entry
 }
 
+// tb is what the driver needs of a test: *testing.T or *rapid.T.
+type tb interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 type flight struct {
 	at       time.Duration
 	seq      uint64
@@ -52,7 +59,7 @@ type entry struct {
 }
 
 // factory builds the named algorithm for ids with params.
-func factory(t testing.TB, name string, ids []node.ID, params map[string]any) node.Factory {
+func factory(t tb, name string, ids []node.ID, params map[string]any) node.Factory {
 	t.Helper()
 	spec, ok := algos.Lookup(name)
 	if !ok {
@@ -75,7 +82,7 @@ func fixed(d time.Duration) func(node.ID, node.ID) time.Duration {
 }
 
 // newSim starts n processes of the algorithm.
-func newSim(t testing.TB, name string, n int, params map[string]any, delay func(node.ID, node.ID) time.Duration) *sim {
+func newSim(t tb, name string, n int, params map[string]any, delay func(node.ID, node.ID) time.Duration) *sim {
 	t.Helper()
 	ids := nodetest.IDs(n)
 	f := factory(t, name, ids, params)
