@@ -75,6 +75,12 @@ func (r *Reader) Next(e *Event) error {
 	if e.Ev == "" || e.Seq == 0 {
 		return fmt.Errorf("%s:%d: event without \"ev\" or \"seq\", expected a trace event", r.name, r.line)
 	}
+	if e.IsMessage() && (e.Msg == nil || e.From == 0 || e.To == 0) {
+		return fmt.Errorf("%s:%d: %s event without \"msg\", \"from\" or \"to\", expected all three", r.name, r.line, e.Ev)
+	}
+	if e.Ev == StatusEv && (e.Status == nil || e.Node == 0) {
+		return fmt.Errorf("%s:%d: status event without \"node\" or \"status\", expected both", r.name, r.line)
+	}
 	r.hash.AddLine(b)
 	return nil
 }

@@ -1,0 +1,77 @@
+package netsim_test
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/clusterlab/clusterlab/algos"
+	_ "github.com/clusterlab/clusterlab/algos/detector"
+	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+func heartbeatConfig(b *testing.B, n int) netsim.Config {
+	spec, ok := algos.Lookup("heartbeat-dp")
+	if !ok {
+		b.Fatal("heartbeat-dp is not registered")
+	}
+	ids := make([]node.ID, n)
+	for i := range ids {
+		ids[i] = node.ID(i + 1)
+	}
+	params, err := algos.NewParams(spec, map[string]any{"interval": "100ms", "timeout": "300ms"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := spec.Build(algos.Config{IDs: ids, Params: params})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return netsim.Config{Name: "bench", Spec: spec, Factory: f, IDs: ids, Seed: 1,
+		Net: netsim.Net{Latency: netsim.Latency{Dist: "uniform", Min: 10 * time.Millisecond, Mean: 15 * time.Millisecond, Max: 20 * time.Millisecond},
+			Delta: 50 * time.Millisecond}, Monitors: netsim.DefaultMonitors}
+}
+
+// BenchmarkWorldAllToAll runs 64 heartbeat-dp processes, all to all, headless with no
+// recording, and reports delivered messages per second of wall time.
+func BenchmarkWorldAllToAll(b *testing.B) {
+	cfg := heartbeatConfig(b, 64)
+	w, err := netsim.New(cfg, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	w.RunUntil(time.Second) // warm up: every process is heartbeating
+	start := w.Summary().Messages["HEARTBEAT"].Delivered
+	b.ResetTimer()
+	t0 := time.Now()
+	// Each iteration is 100ms of virtual time: 64·63 heartbeats.
+	w.RunUntil(w.Now() + time.Duration(b.N)*100*time.Millisecond)
+	el := time.Since(t0)
+	b.StopTimer()
+	delivered := w.Summary().Messages["HEARTBEAT"].Delivered - start
+	if delivered < b.N*64*63*9/10 {
+		b.Fatalf("only %d heartbeats delivered in %d intervals", delivered, b.N)
+	}
+	b.ReportMetric(float64(delivered)/el.Seconds(), "msgs/s")
+}
+
+// BenchmarkWorld1000Nodes reports the heap used per process of a 1,000-node
+// heartbeat-dp cluster (its all-to-all state is what grows).
+func BenchmarkWorld1000Nodes(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		w, err := netsim.New(heartbeatConfig(b, 1000), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.RunUntil(250 * time.Millisecond)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/1000, "heap-B/node")
+		w.Close()
+	}
+}
