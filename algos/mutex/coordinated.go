@@ -28,6 +28,19 @@ import (
 // A coordinator that is also a participant talks to itself by local delivery: no
 // network message, so a coordinator's own entry costs nothing.
 //
+// Options, both off by default:
+//   - lease (central): the coordinator takes a grant back after that long, assuming
+//     the holder crashed (notes 003, "Lidando com Falhas"). A holder that was only
+//     slow is still inside, so two processes hold the critical section; the late
+//     RELEASE of the reclaimed grant is recognised by its number and ignored. The
+//     lease applies to the coordinator's own grant too.
+//   - timeout (quorum): the notes ask "E se cada participante obtiver o ok de um
+//     coordenador?" — concurrent requests can split the grants so that nobody has m,
+//     forever. With timeout, a participant still waiting after that long sends
+//     RELEASE to every coordinator and asks again, with a new request number, after a
+//     random backoff in (0, timeout] drawn from its seeded source. Not in the notes'
+//     pseudocode; it is the "temporizador para quebrar o deadlock" they suggest.
+//
 // Request numbers live in stable storage (they are the participant's, not the
 // coordinator's); grants and queues live in volatile memory only, so a coordinator
 // that crashes and recovers forgets what it granted. That is the amnesia of notes
