@@ -68,6 +68,9 @@ type Config struct {
 	Monitors    Monitors
 	Script      []Timed
 	Expect      []Expectation
+	// UserActions are actions a user applied live, replayed at their instants
+	// after the script and the expectations of the same instant, as they were live.
+	UserActions []Timed
 	// Scenario is the resolved scenario as JSON, written into trace headers.
 	Scenario json.RawMessage
 	// Sequential hands one event at a time to the processes instead of a window at

@@ -62,7 +62,7 @@ func (l Latency) Sample(r *rand.Rand) time.Duration {
 	lo, mean, hi := float64(l.Min), float64(l.Mean), float64(l.Max)
 	switch l.Dist {
 	case "constant":
-		return l.Mean
+		return l.Mean.Truncate(time.Microsecond)
 	case "uniform":
 		d = lo + r.Float64()*(hi-lo)
 	case "normal":
@@ -80,7 +80,9 @@ func (l Latency) Sample(r *rand.Rand) time.Duration {
 		d = lo / math.Pow(1-r.Float64(), 1/alpha)
 	}
 	d = math.Max(lo, math.Min(hi, d))
-	return time.Duration(d)
+	// Virtual time ticks in microseconds, the unit of traces, so that an instant
+	// read back from a trace is exact.
+	return time.Duration(d).Truncate(time.Microsecond)
 }
 
 // String renders the distribution the way the `set latency` action takes it.

@@ -79,6 +79,7 @@ type World struct {
 
 type scheduled struct {
 	at     time.Duration
+	class  int // at one instant: script actions, then expectations, then user actions
 	action *Action
 	expect *Expectation
 }
@@ -122,15 +123,20 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 	}
 	for i := range cfg.Expect {
 		if !cfg.Expect[i].atEnd {
-			w.sched = append(w.sched, scheduled{at: cfg.Expect[i].At, expect: &cfg.Expect[i]})
+			w.sched = append(w.sched, scheduled{at: cfg.Expect[i].At, class: 1, expect: &cfg.Expect[i]})
 		}
 	}
-	// Stable: at one instant, actions keep their order and come before expectations.
+	for i := range cfg.UserActions {
+		w.sched = append(w.sched, scheduled{at: cfg.UserActions[i].At, class: 2, action: &cfg.UserActions[i].Action})
+	}
+	// Stable: at one instant each class keeps its order. A user action applied live
+	// at instant T came after everything scheduled up to T, and before any event
+	// at T; replayed, it must come at the same place.
 	sort.SliceStable(w.sched, func(i, j int) bool {
 		if w.sched[i].at != w.sched[j].at {
 			return w.sched[i].at < w.sched[j].at
 		}
-		return w.sched[i].action != nil && w.sched[j].action == nil
+		return w.sched[i].class < w.sched[j].class
 	})
 	w.mon = newMonitors(w)
 	w.updateLookahead()
@@ -307,6 +313,7 @@ func (w *World) nextTime() (time.Duration, bool) {
 // RunUntil runs every scheduled action and expectation up to and including t and
 // every event before t, then sets the clock to t.
 func (w *World) RunUntil(t time.Duration) {
+	t = t.Truncate(time.Microsecond)
 	for !w.closed {
 		te, hasEv := w.nextTime()
 		if w.next < len(w.sched) && w.sched[w.next].at <= t && (!hasEv || w.sched[w.next].at <= te) {
@@ -333,6 +340,15 @@ func (w *World) RunUntil(t time.Duration) {
 	}
 }
 
+// NextTime is when the next event, scheduled action or check is due.
+func (w *World) NextTime() (time.Duration, bool) {
+	t, ok := w.nextTime()
+	if w.next < len(w.sched) && (!ok || w.sched[w.next].at < t) {
+		return w.sched[w.next].at, true
+	}
+	return t, ok
+}
+
 // Step handles the next scheduled action or the next event, whichever comes first,
 // and reports whether there was one.
 func (w *World) Step() bool {
@@ -354,9 +370,12 @@ func (w *World) runScheduled() {
 	if s.at > w.now {
 		w.now = s.at
 	}
-	if s.action != nil {
+	switch {
+	case s.class == 2:
+		w.Do(*s.action)
+	case s.action != nil:
 		w.apply(*s.action, "script")
-	} else {
+	default:
 		w.checkExpect(s.expect)
 	}
 }

@@ -91,6 +91,8 @@ func (e *Env) After(d time.Duration, name string) {
 	if d < 0 {
 		d = 0
 	}
+	// Virtual time ticks in microseconds, the unit of traces.
+	d = d.Truncate(time.Microsecond)
 	gen := e.bump(name)
 	if e.slow > 1 {
 		d *= time.Duration(e.slow)

@@ -112,6 +112,9 @@ func NewState(h Header) *State {
 	return st
 }
 
+// Record makes a State a Sink: it folds every event it is handed.
+func (st *State) Record(e *Event) { st.Apply(e) }
+
 // Clone copies the state, so that folding can go on from a checkpoint.
 func (st *State) Clone() *State {
 	c := &State{index: st.index, types: make(map[string]int, len(st.types)), recent: append([]Event(nil), st.recent...), head: st.head, full: st.full}
@@ -180,13 +183,23 @@ func (st *State) Apply(e *Event) {
 		s.Latency, s.Loss = s.Info.Latency, s.Info.Loss
 	case Knob:
 		st.knob(e)
-	case Alert:
-		s.Alerts = append(s.Alerts, *e)
-	case Marker:
-		s.Markers = append(s.Markers, *e)
+	case Alert, Marker:
+		x := *e
+		x.Msg, x.Status = nil, nil
+		if e.Ev == Alert {
+			s.Alerts = append(s.Alerts, x)
+		} else {
+			s.Markers = append(s.Markers, x)
+		}
 	}
 	if e.Ev != StatusEv && e.Ev != Log {
-		st.recent[st.head] = *e
+		x := *e
+		if e.Msg != nil {
+			m := *e.Msg
+			x.Msg = &m
+		}
+		x.Status = nil
+		st.recent[st.head] = x
 		st.head = (st.head + 1) % len(st.recent)
 		if st.head == 0 {
 			st.full = true

@@ -1,0 +1,91 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/tui"
+)
+
+var _ tui.Controller = (*Live)(nil)
+
+func waitFor(t *testing.T, l *Live, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s; snapshot at %dµs", what, l.Snapshot().T)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestLiveRecordingVerifies drives a live session with user actions, records it
+// half-way through, and checks that the recording verifies and that an edit breaks it.
+func TestLiveRecordingVerifies(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	os.Chdir(dir)
+	defer os.Chdir(wd)
+	s, cfg, err := Open(Source{Preset: "omega-crash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Speed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	waitFor(t, l, "1s of virtual time", func() bool { return l.Snapshot().T > 1e6 })
+	if err := l.Do("crash n9"); err == nil || !strings.Contains(err.Error(), "n9") {
+		t.Fatalf("bad command gave %v", err)
+	}
+	if err := l.Do("crash n2"); err != nil {
+		t.Fatal(err)
+	}
+	if n2, _ := l.Snapshot().Node(2); n2.Up {
+		t.Fatal("n2 still up after crash")
+	}
+	name, err := l.ToggleRecording()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Recording() != name {
+		t.Fatalf("recording %q, want %q", l.Recording(), name)
+	}
+	l.SetPaused(true)
+	at := l.Snapshot().T
+	l.Step()
+	l.Step()
+	if l.Snapshot().Seq == 0 || l.Snapshot().T < at {
+		t.Fatal("stepping did nothing")
+	}
+	l.SetPaused(false)
+	l.Do(`marker "half way"`)
+	l.Do("recover n2")
+	waitFor(t, l, "2 more seconds", func() bool { return l.Snapshot().T > at+2e6 })
+	if n2, _ := l.Snapshot().Node(node.ID(2)); !n2.Up || n2.Inc != 2 {
+		t.Fatalf("n2 after recover: %+v", n2)
+	}
+	if _, err := l.ToggleRecording(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Verify(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.OK || v.Events < 100 {
+		t.Fatalf("verdict %+v", v)
+	}
+	data, _ := os.ReadFile(name)
+	if !strings.Contains(string(data), `"by":"user"`) || !strings.Contains(string(data), `crash n2`) {
+		t.Fatal("the recording lacks the user actions")
+	}
+}
