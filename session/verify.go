@@ -153,7 +153,9 @@ type comparer struct {
 	next string // and the re-run's line after it
 }
 
-func (c *comparer) more() bool { return (c.diff < 0 && c.n < len(c.want)) || (c.diff >= 0 && c.next == "") }
+func (c *comparer) more() bool {
+	return (c.diff < 0 && c.n < len(c.want)) || (c.diff >= 0 && c.next == "")
+}
 
 func (c *comparer) Record(e *trace.Event) {
 	if c.diff >= 0 && c.next == "" {
