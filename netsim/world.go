@@ -24,7 +24,8 @@ type proc struct {
 	store  node.Storage
 	status node.Status
 	batch  node.Batch
-	pos    int // merge cursor into batch.Out
+	pos    int              // merge cursor into batch.Out
+	timers map[string]int32 // queued timer firings by name (queue slots)
 
 	isolated bool
 	group    int
@@ -72,7 +73,8 @@ type World struct {
 	results []Result
 	actions []Timed // user actions, for the recording
 
-	drops  []qev // this window's deliveries dropped on arrival
+	drops  []qev   // this window's deliveries dropped on arrival
+	heads  []*proc // the merge's heap, kept to reuse its memory
 	wg     sync.WaitGroup
 	closed bool
 }
@@ -266,10 +268,34 @@ func (w *World) Now() time.Duration { return w.now }
 // Config is the world's scenario.
 func (w *World) Config() *Config { return &w.cfg }
 
-func (w *World) push(e qev) {
+func (w *World) push(e qev) int32 {
 	w.seq++
 	e.seq = w.seq
-	w.q.push(e)
+	return w.q.push(e)
+}
+
+// armTimer queues a timer firing. Re-arming a timer that is still queued moves the
+// queued firing instead of leaving a stale one behind: the process would ignore the
+// stale firing anyway, and heartbeat detectors re-arm on every message.
+func (w *World) armTimer(p *proc, at time.Duration, name string, gen uint32) {
+	if s, ok := p.timers[name]; ok {
+		w.seq++
+		e := &w.q.slab[s]
+		e.gen, e.inc = gen, p.inc
+		w.q.move(s, at, w.seq)
+		return
+	}
+	if p.timers == nil {
+		p.timers = map[string]int32{}
+	}
+	p.timers[name] = w.push(qev{at: at, kind: qTimer, to: int32(p.idx), inc: p.inc, gen: gen, name: name})
+}
+
+func (w *World) forgetTimer(e *qev, slot int32) {
+	p := w.procs[e.to]
+	if s, ok := p.timers[e.name]; ok && s == slot {
+		delete(p.timers, e.name)
+	}
 }
 
 func (w *World) proc(id node.ID) *proc { return w.procs[w.index[id]] }
@@ -301,8 +327,8 @@ func (w *World) updateLookahead() {
 // nextTime is the time of the next queued event or monitor check.
 func (w *World) nextTime() (time.Duration, bool) {
 	t, ok := time.Duration(0), false
-	if len(w.q) > 0 {
-		t, ok = w.q[0].at, true
+	if w.q.len() > 0 {
+		t, ok = w.q.head().at, true
 	}
 	if c, has := w.mon.next(); has && (!ok || c < t) {
 		t, ok = c, true
@@ -415,12 +441,15 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	}
 	w.drops = w.drops[:0]
 	var active []*proc
-	for len(w.q) > 0 {
-		h := &w.q[0]
+	for w.q.len() > 0 {
+		h := w.q.head()
 		if !(h.at < end || h.at == t0) {
 			break
 		}
-		e := w.q.pop()
+		e, slot := w.q.pop()
+		if e.kind == qTimer {
+			w.forgetTimer(&e, slot)
+		}
 		if p := w.classify(&e); p != nil {
 			if len(p.batch.Items) == 0 {
 				active = append(active, p)
@@ -495,22 +524,27 @@ func (w *World) item(e *qev) node.Item {
 // merge walks every process's outcomes, the arrival drops and the monitors' checks
 // in (time, sequence) order, applying effects as it goes.
 func (w *World) merge(active []*proc, t0, end time.Duration, single bool) {
+	// A min-heap of the processes by their next outcome. A process's head only
+	// changes when it is taken, and any sequence number it needs was given by an
+	// earlier outcome of the same process, so the heap stays valid.
+	h := w.heads[:0]
+	for _, p := range active {
+		if len(p.batch.Out) > 0 {
+			h = append(h, p)
+		}
+	}
+	heapify(h)
 	d := 0
 	for {
 		var best *proc
-		for _, p := range active {
-			if p.pos < len(p.batch.Out) && (best == nil || outBefore(&p.batch.Out[p.pos], &best.batch.Out[best.pos])) {
-				best = p
-			}
-		}
 		var bestAt time.Duration
 		var bestSeq uint64
-		if best != nil {
+		if len(h) > 0 {
+			best = h[0]
 			o := &best.batch.Out[best.pos]
 			bestAt, bestSeq = o.At, o.Seq
 		}
 		if d < len(w.drops) && (best == nil || w.drops[d].at < bestAt || (w.drops[d].at == bestAt && w.drops[d].seq < bestSeq)) {
-			best, bestAt, bestSeq = nil, w.drops[d].at, w.drops[d].seq
 			w.dropOnArrival(&w.drops[d])
 			d++
 			continue
@@ -520,11 +554,47 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool) {
 			continue
 		}
 		if best == nil {
-			return
+			break
 		}
 		o := &best.batch.Out[best.pos]
 		best.pos++
 		w.outcome(best, o)
+		if best.pos < len(best.batch.Out) {
+			siftDown(h, 0)
+		} else {
+			n := len(h) - 1
+			h[0] = h[n]
+			h = h[:n]
+			siftDown(h, 0)
+		}
+	}
+	w.heads = h[:0]
+}
+
+func headBefore(a, b *proc) bool { return outBefore(&a.batch.Out[a.pos], &b.batch.Out[b.pos]) }
+
+func heapify(h []*proc) {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+}
+
+func siftDown(h []*proc, i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && headBefore(h[r], h[l]) {
+			m = r
+		}
+		if !headBefore(h[m], h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
 	}
 }
 
@@ -574,7 +644,7 @@ func (w *World) outcome(p *proc, o *node.Outcome) {
 				p.batch.Out[e.Outcome].Seq = w.seq
 			}
 		case e.Kind == node.EffTimer:
-			w.push(qev{at: o.At + e.Delay, kind: qTimer, to: int32(p.idx), inc: p.inc, gen: e.Gen, name: e.Name})
+			w.armTimer(p, o.At+e.Delay, e.Name, e.Gen)
 		case e.Kind == node.EffSend && e.To == p.id:
 			w.push(qev{at: o.At, kind: qDeliver, local: true, to: int32(p.idx), from: int32(p.idx), inc: p.inc, msg: e.Msg})
 		case e.Kind == node.EffSend:
@@ -682,6 +752,7 @@ func (w *World) apply(a Action, by string) {
 		}
 		p.runner.Stop()
 		p.up = false
+		clear(p.timers) // the queued firings die with the incarnation
 		old := p.status
 		p.status = node.Status{}
 		w.emit(trace.Event{Ev: trace.Crash, Node: p.id, Inc: int64(p.inc)})
@@ -730,11 +801,11 @@ func (w *World) apply(a Action, by string) {
 		// After GST every message, including those already in flight, arrives
 		// within Δ (the partially synchronous model of Dwork, Lynch and Stockmeyer).
 		limit := w.now + w.net.Delta
-		for i := range w.q {
-			if w.q[i].kind == qDeliver && !w.q[i].local && w.q[i].at > limit {
-				w.q[i].at = limit
+		w.q.each(func(e *qev) {
+			if e.kind == qDeliver && !e.local && e.at > limit {
+				e.at = limit
 			}
-		}
+		})
 		w.q.fix()
 		w.updateLookahead()
 		w.emit(trace.Event{Ev: trace.GST})

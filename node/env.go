@@ -44,12 +44,7 @@ type Env struct {
 	slow      int
 
 	effects []Effect
-	timers  []timerGen
-}
-
-type timerGen struct {
-	name string
-	gen  uint32
+	timers  map[string]uint32 // generation of each timer name; looked up, never iterated
 }
 
 // Self is this process's id.
@@ -104,24 +99,18 @@ func (e *Env) After(d time.Duration, name string) {
 func (e *Env) Cancel(name string) { e.bump(name) }
 
 func (e *Env) bump(name string) uint32 {
-	for i := range e.timers {
-		if e.timers[i].name == name {
-			e.timers[i].gen++
-			return e.timers[i].gen
-		}
+	if e.timers == nil {
+		e.timers = map[string]uint32{}
 	}
-	e.timers = append(e.timers, timerGen{name, 1})
-	return 1
+	g := e.timers[name] + 1
+	e.timers[name] = g
+	return g
 }
 
 // current reports whether a timer firing of generation gen is the armed one.
 func (e *Env) current(name string, gen uint32) bool {
-	for i := range e.timers {
-		if e.timers[i].name == name {
-			return e.timers[i].gen == gen
-		}
-	}
-	return false
+	g, ok := e.timers[name]
+	return ok && g == gen
 }
 
 // Store writes v under key in stable storage, which survives crashes.
@@ -199,7 +188,7 @@ func (e *Env) TakeEffects() []Effect {
 }
 
 // ResetTimers forgets every armed timer, as a crash does.
-func (e *Env) ResetTimers() { e.timers = e.timers[:0] }
+func (e *Env) ResetTimers() { clear(e.timers) }
 
 // Armed reports whether a firing of timer name with generation gen would still run.
 func (e *Env) Armed(name string, gen uint32) bool { return e.current(name, gen) }

@@ -127,7 +127,6 @@ func (l *Live) loop() {
 			return
 		case f := <-l.cmds:
 			f()
-			l.publish()
 			continue
 		case now := <-tick.C:
 			el := now.Sub(last)
@@ -173,7 +172,7 @@ func (l *Live) Do(cmd string) error {
 func (l *Live) run(f func()) error {
 	ran := make(chan struct{})
 	select {
-	case l.cmds <- func() { f(); close(ran) }:
+	case l.cmds <- func() { f(); l.publish(); close(ran) }:
 	case <-l.done:
 		return errors.New("the session is closed")
 	}
@@ -198,8 +197,17 @@ func (l *Live) Paused() bool {
 	return l.paused
 }
 
-// Step handles one event (or scheduled action) while paused.
-func (l *Live) Step() { l.run(func() { l.w.Step() }) }
+// Step advances to the next instant at which anything happens and handles all of
+// it, while paused. Stepping by whole instants keeps user actions between instants,
+// where a replay puts them back exactly. Virtual time ticks in microseconds and
+// delays are random, so an instant almost always holds a single event.
+func (l *Live) Step() {
+	l.run(func() {
+		if t, ok := l.w.NextTime(); ok {
+			l.w.RunUntil(t + time.Microsecond)
+		}
+	})
+}
 
 // SetSpeed sets virtual seconds per wall second (0: as fast as possible); it is
 // kept within 0.01 and 1000.
