@@ -122,10 +122,27 @@ func (algosCmd) Run() error {
 	return nil
 }
 
+type verifyCmd struct {
+	File string `arg:"" help:"Trace file to verify." type:"existingfile"`
+}
+
+func (c *verifyCmd) Run() error {
+	v, err := session.Verify(c.File)
+	if err != nil {
+		return badInput(err)
+	}
+	v.Print(os.Stdout)
+	if !v.OK {
+		return &exitError{1, errors.New("the recording does not match its re-run")}
+	}
+	return nil
+}
+
 var cli struct {
 	Sim     simCmd     `cmd:"" help:"Run a scenario headless, as fast as possible, and print a summary."`
 	Presets presetsCmd `cmd:"" help:"List the embedded scenarios."`
 	Algos   algosCmd   `cmd:"" help:"List the algorithms and their parameters."`
+	Verify  verifyCmd  `cmd:"" help:"Re-run a recording from its header, seed and user actions, and check it event by event."`
 }
 
 func main() {
