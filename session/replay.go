@@ -1,0 +1,301 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+)
+
+// checkpointEvery is how many events lie between two kept states: seeking folds at
+// most this many events from the nearest one.
+const checkpointEvery = 4096
+
+// Replay plays a recording back for the dashboard: no world runs, the events are
+// folded into snapshots. It keeps the raw lines and a folded state every
+// checkpointEvery events, so it can seek anywhere quickly.
+type Replay struct {
+	Header trace.Header
+	Name   string
+
+	lines [][]byte // raw event lines
+	times []int64  // each line's virtual time, µs
+	marks []int    // indices of markers, faults, alerts and leader changes
+	cps   []*trace.State
+	// Truncated is set when the file's last line was cut short.
+	Truncated bool
+
+	mu     sync.Mutex // guards pos, state, paused, speed, clock
+	pos    int        // events folded so far
+	state  *trace.State
+	paused bool
+	speed  float64
+	clock  int64 // virtual time shown, µs
+
+	snap   atomic.Pointer[trace.Snapshot]
+	done   chan struct{}
+	exited chan struct{}
+	once   sync.Once
+}
+
+// OpenReplay reads a recording and prepares it for playback, paused at the start.
+func OpenReplay(path string) (*Replay, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := trace.NewReader(bytes.NewReader(data), path)
+	if err != nil {
+		return nil, err
+	}
+	r := &Replay{Header: rd.Header, Name: path, paused: true, speed: 1, done: make(chan struct{}), exited: make(chan struct{})}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	sc.Scan()
+	st := trace.NewState(r.Header)
+	r.cps = append(r.cps, st.Clone())
+	leaders := map[string]string{} // node → leader, to find leader changes; looked up only
+	for line := 2; sc.Scan(); line++ {
+		var e trace.Event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Ev == "" {
+			if !sc.Scan() {
+				r.Truncated = true
+				break
+			}
+			return nil, fmt.Errorf("%s:%d: bad event line, expected one JSON event", path, line)
+		}
+		if e.IsMessage() && e.Msg == nil {
+			return nil, fmt.Errorf("%s:%d: %s event without \"msg\", expected one", path, line, e.Ev)
+		}
+		i := len(r.lines)
+		r.lines = append(r.lines, append([]byte(nil), sc.Bytes()...))
+		r.times = append(r.times, e.T)
+		switch e.Ev {
+		case trace.Marker, trace.Alert, trace.Crash, trace.Recover, trace.Partition, trace.Heal, trace.GST, trace.Isolate, trace.Cut:
+			r.marks = append(r.marks, i)
+		case trace.StatusEv:
+			if e.Status != nil {
+				n, l := e.Node.String(), e.Status.Leader.String()
+				if old, ok := leaders[n]; ok && old != l && e.Status.Leader != 0 {
+					r.marks = append(r.marks, i)
+				}
+				leaders[n] = l
+			}
+		}
+		st.Apply(&e)
+		if (i+1)%checkpointEvery == 0 {
+			r.cps = append(r.cps, st.Clone())
+		}
+	}
+	r.state = r.cps[0].Clone()
+	r.publish()
+	go r.loop()
+	return r, nil
+}
+
+// Len is the number of events.
+func (r *Replay) Len() int { return len(r.lines) }
+
+// End is the virtual time of the last event, µs.
+func (r *Replay) End() int64 {
+	if len(r.times) == 0 {
+		return 0
+	}
+	return r.times[len(r.times)-1]
+}
+
+// Marks lists the times of markers, faults, alerts and leader changes, µs.
+func (r *Replay) Marks() []int64 {
+	out := make([]int64, len(r.marks))
+	for i, m := range r.marks {
+		out[i] = r.times[m]
+	}
+	return out
+}
+
+// Pos is how many events are folded, and the virtual time shown.
+func (r *Replay) Pos() (int, int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pos, r.clock
+}
+
+// foldTo moves the state to exactly n events folded. Call with mu held.
+func (r *Replay) foldTo(n int) {
+	n = max(0, min(n, len(r.lines)))
+	if n < r.pos || n-r.pos > checkpointEvery {
+		c := n / checkpointEvery
+		if c >= len(r.cps) {
+			c = len(r.cps) - 1
+		}
+		if c*checkpointEvery > r.pos || n < r.pos {
+			r.state = r.cps[c].Clone()
+			r.pos = c * checkpointEvery
+		}
+	}
+	for ; r.pos < n; r.pos++ {
+		var e trace.Event
+		json.Unmarshal(r.lines[r.pos], &e) // checked when opened
+		r.state.Apply(&e)
+	}
+	if n > 0 {
+		r.clock = r.times[n-1]
+	} else {
+		r.clock = 0
+	}
+}
+
+// SeekTime shows the state at virtual time t (µs): every event at or before t.
+func (r *Replay) SeekTime(t int64) {
+	n := sort.Search(len(r.times), func(i int) bool { return r.times[i] > t })
+	r.mu.Lock()
+	r.foldTo(n)
+	r.clock = max(0, min(t, r.End()))
+	r.mu.Unlock()
+	r.publish()
+}
+
+// StepEvents moves by d events (negative: back).
+func (r *Replay) StepEvents(d int) {
+	r.mu.Lock()
+	r.foldTo(r.pos + d)
+	r.mu.Unlock()
+	r.publish()
+}
+
+// NextMark moves to the next (dir > 0) or previous (dir < 0) marker, fault, alert
+// or leader change, and reports whether there was one.
+func (r *Replay) NextMark(dir int) bool {
+	r.mu.Lock()
+	pos := r.pos
+	r.mu.Unlock()
+	target := -1
+	if dir > 0 {
+		for _, m := range r.marks {
+			if m >= pos {
+				target = m + 1
+				break
+			}
+		}
+	} else {
+		for i := len(r.marks) - 1; i >= 0; i-- {
+			if r.marks[i]+1 < pos {
+				target = r.marks[i] + 1
+				break
+			}
+		}
+	}
+	if target < 0 {
+		return false
+	}
+	r.mu.Lock()
+	r.foldTo(target)
+	r.mu.Unlock()
+	r.publish()
+	return true
+}
+
+func (r *Replay) publish() {
+	r.mu.Lock()
+	s := r.state.Snapshot()
+	s.T = r.clock
+	r.mu.Unlock()
+	r.snap.Store(s)
+}
+
+const replayFrame = 33 * time.Millisecond
+
+func (r *Replay) loop() {
+	defer close(r.exited)
+	t := time.NewTicker(replayFrame)
+	defer t.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-r.done:
+			return
+		case now := <-t.C:
+			el := now.Sub(last)
+			last = now
+			r.mu.Lock()
+			if r.paused || r.pos >= len(r.lines) {
+				r.mu.Unlock()
+				continue
+			}
+			target := r.clock + int64(float64(el/time.Microsecond)*r.speed)
+			n := sort.Search(len(r.times), func(i int) bool { return r.times[i] > target })
+			r.foldTo(n)
+			r.clock = min(target, r.End())
+			r.mu.Unlock()
+			r.publish()
+		}
+	}
+}
+
+// Snapshot is the picture at the current position.
+func (r *Replay) Snapshot() *trace.Snapshot { return r.snap.Load() }
+
+// Do refuses: a recording cannot be changed.
+func (r *Replay) Do(string) error {
+	return errors.New("this is a replay: actions cannot change a recording")
+}
+
+// SetPaused pauses or plays.
+func (r *Replay) SetPaused(p bool) {
+	r.mu.Lock()
+	r.paused = p
+	r.mu.Unlock()
+}
+
+// Paused reports whether playback is stopped.
+func (r *Replay) Paused() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.paused
+}
+
+// Step shows one more event.
+func (r *Replay) Step() { r.StepEvents(1) }
+
+// SetSpeed sets the playback speed (virtual seconds per wall second); 0 plays as fast
+// as the frames allow.
+func (r *Replay) SetSpeed(x float64) {
+	if x == 0 {
+		x = 1000
+	}
+	r.mu.Lock()
+	r.speed = min(max(x, 0.01), 1000)
+	r.mu.Unlock()
+}
+
+// Speed is the playback speed.
+func (r *Replay) Speed() float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.speed
+}
+
+// Recording is empty: a replay records nothing.
+func (r *Replay) Recording() string { return "" }
+
+// ToggleRecording refuses.
+func (r *Replay) ToggleRecording() (string, error) {
+	return "", errors.New("this is a replay: it is a recording already")
+}
+
+// Close stops playback.
+func (r *Replay) Close() error {
+	r.once.Do(func() {
+		close(r.done)
+		<-r.exited
+	})
+	return nil
+}

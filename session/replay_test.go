@@ -1,0 +1,119 @@
+package session
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/tui"
+)
+
+var _ tui.Controller = (*Replay)(nil)
+
+// foldFresh folds the first n events of the file from scratch.
+func foldFresh(t *testing.T, path string, n int) *trace.Snapshot {
+	data, _ := os.ReadFile(path)
+	tr, err := trace.ReadBytes(data, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := trace.NewState(tr.Header)
+	for i := 0; i < n; i++ {
+		st.Apply(&tr.Events[i])
+	}
+	return st.Snapshot()
+}
+
+// TestReplaySeek seeks back and forth and checks each snapshot against a fold from
+// the start.
+func TestReplaySeek(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	recordPreset(t, "dp-gst", path)
+	r, err := OpenReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Len() < checkpointEvery+1000 {
+		t.Fatalf("only %d events: too few to cross checkpoints", r.Len())
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 12; i++ {
+		n := rng.IntN(r.Len() + 1)
+		r.StepEvents(n - func() int { p, _ := r.Pos(); return p }())
+		if p, _ := r.Pos(); p != n {
+			t.Fatalf("at %d, want %d", p, n)
+		}
+		got, want := r.Snapshot(), foldFresh(t, path, n)
+		got.T, want.T = 0, 0
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("snapshot after seeking to event %d differs from a fresh fold", n)
+		}
+	}
+	marks := r.Marks()
+	if len(marks) < 3 {
+		t.Fatalf("marks %v: want markers, GST and the crash", marks)
+	}
+	r.SeekTime(0)
+	if !r.NextMark(1) {
+		t.Fatal("no next mark")
+	}
+	if _, clock := r.Pos(); clock != marks[0] {
+		t.Fatalf("next mark at %d, want %d", clock, marks[0])
+	}
+	r.SeekTime(12_500_000)
+	if n5, _ := r.Snapshot().Node(5); n5.Up {
+		t.Fatal("n5 should be down at 12.5s")
+	}
+	if r.Do("crash n1") == nil {
+		t.Fatal("a replay accepted an action")
+	}
+	r.SetSpeed(1000)
+	r.SeekTime(0)
+	r.SetPaused(false)
+	deadline := time.Now().Add(5 * time.Second)
+	for p, _ := r.Pos(); p < r.Len(); p, _ = r.Pos() {
+		if time.Now().After(deadline) {
+			t.Fatalf("playback stuck at %d of %d", p, r.Len())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// BenchmarkReplaySeek seeks to random places in a recording of about a million
+// events and reports the mean time per seek.
+func BenchmarkReplaySeek(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "big.jsonl")
+	s, cfg, err := Open(Source{Preset: "dp-gst"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Nodes = 48 // 48·47 heartbeats every 100ms, sent and delivered: about a million events
+	s.IDs = nil
+	s.Until = "24s"
+	if cfg, err = s.Resolve(); err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	rec, _ := trace.NewRecorder(&buf, Header(s, cfg))
+	Run(cfg, 0, rec)
+	rec.Close()
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	r, err := OpenReplay(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	rng := rand.New(rand.NewPCG(3, 4))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.SeekTime(rng.Int64N(r.End()))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(r.Len()), "events")
+}
