@@ -1,18 +1,15 @@
 package session
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
 )
 
 // checkpointEvery is how many events lie between two kept states: seeking folds at
@@ -48,53 +45,38 @@ type Replay struct {
 
 // OpenReplay reads a recording and prepares it for playback, paused at the start.
 func OpenReplay(path string) (*Replay, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	rd, err := trace.NewReader(bytes.NewReader(data), path)
-	if err != nil {
-		return nil, err
-	}
-	r := &Replay{Header: rd.Header, Name: path, paused: true, speed: 1, done: make(chan struct{}), exited: make(chan struct{})}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	sc.Scan()
-	st := trace.NewState(r.Header)
-	r.cps = append(r.cps, st.Clone())
-	leaders := map[string]string{} // node → leader, to find leader changes; looked up only
-	for line := 2; sc.Scan(); line++ {
-		var e trace.Event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Ev == "" {
-			if !sc.Scan() {
-				r.Truncated = true
-				break
-			}
-			return nil, fmt.Errorf("%s:%d: bad event line, expected one JSON event", path, line)
-		}
-		if e.IsMessage() && e.Msg == nil {
-			return nil, fmt.Errorf("%s:%d: %s event without \"msg\", expected one", path, line, e.Ev)
-		}
+	r := &Replay{Name: path, paused: true, speed: 1, done: make(chan struct{}), exited: make(chan struct{})}
+	var st *trace.State
+	leaders := map[node.ID]node.ID{} // each node's believed leader, to find changes; looked up only
+	sc, err := scanTrace(path, func(line []byte, e *trace.Event) error {
 		i := len(r.lines)
-		r.lines = append(r.lines, append([]byte(nil), sc.Bytes()...))
+		r.lines = append(r.lines, append([]byte(nil), line...))
 		r.times = append(r.times, e.T)
 		switch e.Ev {
 		case trace.Marker, trace.Alert, trace.Crash, trace.Recover, trace.Partition, trace.Heal, trace.GST, trace.Isolate, trace.Cut:
 			r.marks = append(r.marks, i)
 		case trace.StatusEv:
 			if e.Status != nil {
-				n, l := e.Node.String(), e.Status.Leader.String()
-				if old, ok := leaders[n]; ok && old != l && e.Status.Leader != 0 {
+				if old, ok := leaders[e.Node]; ok && old != e.Status.Leader && e.Status.Leader != node.None {
 					r.marks = append(r.marks, i)
 				}
-				leaders[n] = l
+				leaders[e.Node] = e.Status.Leader
 			}
 		}
-		st.Apply(&e)
+		st.Apply(e)
 		if (i+1)%checkpointEvery == 0 {
 			r.cps = append(r.cps, st.Clone())
 		}
+		return nil
+	}, func(h trace.Header) {
+		r.Header = h
+		st = trace.NewState(h)
+		r.cps = append(r.cps, st.Clone())
+	})
+	if err != nil {
+		return nil, err
 	}
+	r.Truncated = sc.cut != nil
 	r.state = r.cps[0].Clone()
 	r.publish()
 	go r.loop()

@@ -1,17 +1,16 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/presets"
 )
 
@@ -32,49 +31,36 @@ type Verdict struct {
 // user actions, and compares the result with the file line by line. It proves the
 // recording was neither edited nor cut, and came from the stated scenario.
 func Verify(path string) (*Verdict, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	rd, err := trace.NewReader(bytes.NewReader(data), path)
-	if err != nil {
-		return nil, err
-	}
-	// Read the raw lines: the comparison is of bytes, as the hash is.
 	var lines [][]byte
 	var last trace.Event
 	var users []netsim.Timed
-	scn, err := presets.FromJSON(path, rd.Header.Scenario)
-	if err != nil {
-		return nil, err
-	}
-	ids := scn.NodeIDs()
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	sc.Scan() // header
-	v := &Verdict{}
-	for sc.Scan() {
-		line := append([]byte(nil), sc.Bytes()...)
-		var e trace.Event
-		if err := json.Unmarshal(line, &e); err != nil {
-			// A last line cut short is the tail of a killed recorder: still a
-			// failure to verify, with its own reason.
-			if !sc.Scan() {
-				v.Line, v.Recorded = len(lines)+2, string(line)
-				v.Reason = fmt.Sprintf("the file is truncated: line %d is cut short", len(lines)+2)
-				return v, nil
-			}
-			return nil, fmt.Errorf("%s:%d: bad event line, expected one JSON event", path, len(lines)+2)
-		}
+	var ids []node.ID
+	sc, err := scanTrace(path, func(line []byte, e *trace.Event) error {
 		if e.Ev == trace.Action && e.By == "user" {
 			a, err := netsim.ParseAction(e.Text, ids)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: bad user action %q: %v", path, len(lines)+2, e.Text, err)
+				return fmt.Errorf("bad user action %q: %v", e.Text, err)
 			}
 			users = append(users, netsim.Timed{At: time.Duration(e.T) * time.Microsecond, Action: a})
 		}
-		lines = append(lines, line)
-		last = e
+		lines = append(lines, append([]byte(nil), line...))
+		last = *e
+		return nil
+	}, func(h trace.Header) { ids = h.Info.IDs })
+	if err != nil {
+		return nil, err
+	}
+	v := &Verdict{}
+	if sc.cut != nil {
+		// The tail of a killed recorder: everything before it may be genuine, but
+		// the recording is not whole.
+		v.Line, v.Recorded = len(lines)+2, string(sc.cut)
+		v.Reason = fmt.Sprintf("the file is truncated: line %d is cut short", len(lines)+2)
+		return v, nil
+	}
+	scn, err := presets.FromJSON(path, sc.header.Scenario)
+	if err != nil {
+		return nil, err
 	}
 	cfg, err := scn.Resolve()
 	if err != nil {
