@@ -1,0 +1,302 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// fake is a Controller that serves synthetic snapshots: a bully-like cluster where
+// the highest live id in each partition group leads. It records Do calls and folds
+// their effects through trace.State, as the real world does.
+type fake struct {
+	mu     sync.Mutex
+	st     *trace.State
+	snap   *trace.Snapshot
+	ids    []node.ID
+	family string
+	t      int64
+	seq    uint64
+	mid    uint64
+	term   int64
+
+	up     map[node.ID]bool
+	group  map[node.ID]int
+	iso    map[node.ID]bool
+	leader map[node.ID]node.ID
+
+	paused bool
+	speed  float64
+	rec    string
+	calls  []string
+	steps  int
+}
+
+func newFake(n int, algo, family string) *fake {
+	ids := make([]node.ID, n)
+	for i := range ids {
+		ids[i] = node.ID(i + 1)
+	}
+	info := trace.Info{
+		Name: algo + "-demo", Algorithm: algo, Family: family, IDs: ids, Topology: "mesh",
+		Latency: "uniform 5ms 20ms", Loss: 0.01, Dup: 0, Delta: 50_000, GST: 10_000_000, Until: 60_000_000,
+		Description: "A synthetic " + algo + " cluster for the dashboard's tests. The highest live id in each group leads; crash it and watch the next one take over.",
+	}
+	f := &fake{st: trace.NewState(trace.Header{Info: info}), ids: ids, family: family, speed: 1,
+		up: map[node.ID]bool{}, group: map[node.ID]int{}, iso: map[node.ID]bool{}, leader: map[node.ID]node.ID{}}
+	for _, id := range ids {
+		f.up[id] = true
+	}
+	f.elect()
+	f.publish()
+	return f
+}
+
+func (f *fake) emit(e trace.Event) {
+	f.seq++
+	e.Seq, e.T = f.seq, f.t
+	f.st.Apply(&e)
+}
+
+func (f *fake) publish() { f.snap = f.st.Snapshot() }
+
+// reach reports whether a message from a can reach b.
+func (f *fake) reach(a, b node.ID) bool {
+	return f.up[b] && !f.iso[a] && !f.iso[b] && f.group[a] == f.group[b]
+}
+
+// elect makes the highest live reachable id every live node's leader, emitting
+// status events, and raises split-brain when two lead.
+func (f *fake) elect() {
+	changed := false
+	for _, id := range f.ids {
+		if !f.up[id] {
+			continue
+		}
+		best := id
+		for _, o := range f.ids {
+			if o > best && f.up[o] && f.reach(id, o) {
+				best = o
+			}
+		}
+		if f.leader[id] != best {
+			changed = true
+		}
+		f.leader[id] = best
+	}
+	if changed {
+		f.term++
+	}
+	for _, id := range f.ids {
+		if !f.up[id] {
+			continue
+		}
+		st := node.Status{Role: "follower", Leader: f.leader[id], Term: f.term}
+		if f.leader[id] == id {
+			st.Role = "leader"
+		}
+		switch f.family {
+		case "detector":
+			for _, o := range f.ids {
+				if o != id && !f.up[o] {
+					st.Suspects = append(st.Suspects, o)
+				}
+			}
+			st.Counters = []node.Counter{{Name: "timeout_ms", Value: 100 + int64(id)*10}, {Name: "mistakes", Value: int64(id % 2)}}
+		case "mutex":
+			st.CS = node.CSReleased
+			if id == 2 {
+				st.CS = node.CSHeld
+			}
+			if id == 3 {
+				st.CS = node.CSWanted
+			}
+		}
+		f.emit(trace.Event{Ev: trace.StatusEv, Node: id, Status: &st})
+	}
+	var leaders []node.ID
+	for _, id := range f.ids {
+		if f.up[id] && f.leader[id] == id {
+			leaders = append(leaders, id)
+		}
+	}
+	if changed && len(leaders) > 1 {
+		f.emit(trace.Event{Ev: trace.Alert, Kind: "split-brain", Text: fmt.Sprintf("%d live nodes lead at once: %v", len(leaders), leaders)})
+	}
+}
+
+// traffic advances time by 100ms: each live node heartbeats every other one.
+func (f *fake) traffic(rounds int) {
+	for r := 0; r < rounds; r++ {
+		for _, a := range f.ids {
+			if !f.up[a] {
+				continue
+			}
+			for _, b := range f.ids {
+				if a == b || int(a+b)%3 != int(f.t/100_000)%3 {
+					continue
+				}
+				f.t += 1000
+				f.mid++
+				typ := "HEARTBEAT"
+				if f.leader[a] == a && b%2 == 0 {
+					typ = "COORDINATOR"
+				}
+				msg := node.Message{Type: typ, ID: a, Term: f.term}
+				f.emit(trace.Event{Ev: trace.Send, From: a, To: b, MID: f.mid, Msg: &msg})
+				switch {
+				case !f.up[b]:
+					f.emit(trace.Event{Ev: trace.Drop, From: a, To: b, MID: f.mid, Msg: &msg, Reason: trace.ReasonDown})
+				case !f.reach(a, b):
+					f.emit(trace.Event{Ev: trace.Drop, From: a, To: b, MID: f.mid, Msg: &msg, Reason: trace.ReasonPartition})
+				case f.mid%17 == 0:
+					f.emit(trace.Event{Ev: trace.Drop, From: a, To: b, MID: f.mid, Msg: &msg, Reason: trace.ReasonLoss})
+				default:
+					f.emit(trace.Event{Ev: trace.Deliver, From: a, To: b, MID: f.mid, Msg: &msg})
+				}
+			}
+		}
+		f.t = (f.t/100_000 + 1) * 100_000
+	}
+}
+
+func (f *fake) Snapshot() *trace.Snapshot {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.snap
+}
+
+func (f *fake) Do(cmd string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	a, err := netsim.ParseAction(cmd, f.ids)
+	if err != nil {
+		return err
+	}
+	f.calls = append(f.calls, cmd)
+	f.t += 1000
+	switch a.Verb {
+	case "crash":
+		if f.up[a.Node] {
+			f.up[a.Node] = false
+			f.emit(trace.Event{Ev: trace.Crash, Node: a.Node})
+			f.elect()
+		}
+	case "recover":
+		if !f.up[a.Node] {
+			f.up[a.Node] = true
+			f.leader[a.Node] = node.None
+			f.emit(trace.Event{Ev: trace.Recover, Node: a.Node, Inc: 2})
+			f.elect()
+		}
+	case "partition":
+		clear(f.group)
+		for g, ids := range a.Groups {
+			for _, id := range ids {
+				f.group[id] = g + 1
+			}
+		}
+		f.emit(trace.Event{Ev: trace.Partition, Groups: a.Groups})
+		f.elect()
+	case "isolate":
+		f.iso[a.Node] = true
+		f.emit(trace.Event{Ev: trace.Isolate, Node: a.Node})
+		f.elect()
+	case "heal":
+		clear(f.group)
+		clear(f.iso)
+		f.emit(trace.Event{Ev: trace.Heal})
+		f.elect()
+	case "slow":
+		f.emit(trace.Event{Ev: trace.Knob, Name: "slow", Node: a.Node, Value: strconv.Itoa(a.Factor)})
+	case "gst":
+		f.emit(trace.Event{Ev: trace.GST})
+	case "marker":
+		f.emit(trace.Event{Ev: trace.Marker, Text: a.Text})
+	case "request":
+		f.emit(trace.Event{Ev: trace.Request, Node: a.Node, Name: a.What})
+	case "set":
+		f.emit(trace.Event{Ev: trace.Knob, Name: a.Knob, Value: strconv.FormatFloat(a.Value, 'g', -1, 64)})
+	}
+	f.traffic(1)
+	f.publish()
+	return nil
+}
+
+func (f *fake) SetPaused(p bool) { f.mu.Lock(); f.paused = p; f.mu.Unlock() }
+func (f *fake) Paused() bool     { f.mu.Lock(); defer f.mu.Unlock(); return f.paused }
+func (f *fake) Step() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.steps++
+	f.traffic(1)
+	f.publish()
+}
+func (f *fake) SetSpeed(x float64) { f.mu.Lock(); f.speed = x; f.mu.Unlock() }
+func (f *fake) Speed() float64     { f.mu.Lock(); defer f.mu.Unlock(); return f.speed }
+func (f *fake) Recording() string  { f.mu.Lock(); defer f.mu.Unlock(); return f.rec }
+func (f *fake) ToggleRecording() (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.rec != "" {
+		name := f.rec
+		f.rec = ""
+		return name, nil
+	}
+	f.rec = "clusterlab-fake-1.jsonl"
+	return f.rec, nil
+}
+
+func (f *fake) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+// scenario builds a deterministic synthetic history: traffic, a marker, a crash of
+// the leader, a partition with a split brain, and more traffic.
+func scenario(n int, algo, family string) *fake {
+	f := newFake(n, algo, family)
+	f.traffic(12)
+	must(f.Do(`marker "n` + strconv.Itoa(n) + ` is about to crash: watch who notices first"`))
+	f.traffic(5)
+	must(f.Do("crash n" + strconv.Itoa(n)))
+	f.traffic(8)
+	var a, b []string
+	for i := 1; i < n; i++ {
+		if i <= (n-1)/2 {
+			a = append(a, "n"+strconv.Itoa(i))
+		} else {
+			b = append(b, "n"+strconv.Itoa(i))
+		}
+	}
+	if len(a) > 0 && len(b) > 0 {
+		must(f.Do("partition " + join(a) + " | " + join(b)))
+	}
+	must(f.Do("slow n1 10"))
+	f.traffic(10)
+	f.publish()
+	return f
+}
+
+func join(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ","
+		}
+		out += x
+	}
+	return out
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}

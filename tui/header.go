@@ -1,0 +1,141 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+)
+
+// headerPane is the top line: what runs, when, how fast, and which side of GST.
+type headerPane struct {
+	st *Styles
+	w  int
+}
+
+func (p *headerPane) SetSize(w, _ int) { p.w = w }
+
+// headerState is what the header shows besides the snapshot: the controller's
+// settings as of the last tick.
+type headerState struct {
+	title  string
+	seed   *uint64
+	paused bool
+	speed  float64
+	rec    string
+}
+
+// View renders one line of exactly p.w cells. Parts are dropped from the right end
+// of the priority list when the terminal is narrow.
+func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
+	st := p.st
+	sep := st.Header.Render(" │ ")
+	name := h.title
+	if name == "" {
+		name = s.Info.Name
+	}
+	var algo string
+	if s.Info.Family != "" {
+		algo = s.Info.Algorithm + " (" + s.Info.Family + ")"
+	} else {
+		algo = s.Info.Algorithm
+	}
+	run := st.Running.Render("▶ running")
+	if h.paused {
+		run = st.Paused.Render("⏸ paused")
+	}
+	// parts in order of importance; each is kept only if it fits.
+	type part struct {
+		text string
+		prio int
+	}
+	parts := []part{
+		{st.Brand.Render(" clusterlab"), 3},
+		{st.HeaderValue.Render(algo), 0},
+		{st.Header.Render(strconv.Itoa(len(s.Nodes)) + " nodes"), 1},
+		{st.Header.Render(name), 4},
+	}
+	if h.seed != nil {
+		parts = append(parts, part{st.Header.Render("seed " + strconv.FormatUint(*h.seed, 10)), 5})
+	}
+	parts = append(parts,
+		part{st.HeaderValue.Render("t=" + fmtT(s.T)), 0},
+		part{run + st.Header.Render(" "+speedText(h.speed)), 0},
+		part{st.Header.Render(gstText(s)), 2},
+	)
+	if h.rec != "" {
+		parts = append(parts, part{st.Recording.Render("● REC " + h.rec), 1})
+	}
+	// drop the least important parts until the line fits
+	for prio := 5; prio >= 1; prio-- {
+		total := 0
+		for i, x := range parts {
+			if i > 0 {
+				total += 3
+			}
+			total += ansi.StringWidth(x.text)
+		}
+		if total <= p.w {
+			break
+		}
+		kept := parts[:0:0]
+		for _, x := range parts {
+			if x.prio < prio {
+				kept = append(kept, x)
+			}
+		}
+		parts = kept
+	}
+	texts := make([]string, len(parts))
+	for i, x := range parts {
+		texts[i] = x.text
+	}
+	line := strings.Join(texts, sep)
+	w := ansi.StringWidth(line)
+	if w > p.w {
+		return ansi.Truncate(line, p.w, "…")
+	}
+	return line + st.Header.Render(strings.Repeat(" ", p.w-w))
+}
+
+// speedText is "×1", "×0.25", "×16" or "max".
+func speedText(x float64) string {
+	if x <= 0 {
+		return "×max"
+	}
+	return "×" + strconv.FormatFloat(x, 'g', 3, 64)
+}
+
+// gstText says which side of GST the run is on.
+func gstText(s *trace.Snapshot) string {
+	switch {
+	case s.Synchronous:
+		return "synchronous since " + fmtT(max(s.GSTAt, 0))
+	case s.GSTAt < 0:
+		return "async · GST never"
+	default:
+		return "async · GST in " + fmtDur(s.GSTAt-s.T)
+	}
+}
+
+// fmtT renders a virtual instant (µs) as seconds with millisecond precision.
+func fmtT(us int64) string {
+	return strconv.FormatFloat(float64(us)/1e6, 'f', 3, 64) + "s"
+}
+
+// fmtDur renders a duration (µs) briefly: "4.2s", "350ms", "12µs".
+func fmtDur(us int64) string {
+	switch {
+	case us < 0:
+		return "0s"
+	case us >= 1e6:
+		return strconv.FormatFloat(float64(us)/1e6, 'f', 1, 64) + "s"
+	case us >= 1e3:
+		return strconv.FormatInt(us/1e3, 10) + "ms"
+	default:
+		return fmt.Sprintf("%dµs", us)
+	}
+}

@@ -1,0 +1,107 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyMap is the dashboard's keys. They are a contract: scripts, tests and the README
+// rely on them (issue 5's table).
+type KeyMap struct {
+	Select    key.Binding // 1-9, 0
+	Move      key.Binding // arrows
+	Crash     key.Binding
+	Revive    key.Binding
+	Slow      key.Binding
+	Isolate   key.Binding
+	Partition key.Binding
+	Heal      key.Binding
+	GST       key.Binding
+	Election  key.Binding
+	CS        key.Binding
+	Pause     key.Binding
+	Step      key.Binding
+	Faster    key.Binding
+	Slower    key.Binding
+	Command   key.Binding
+	Heartbeat key.Binding
+	Filter    key.Binding
+	Focus     key.Binding
+	Record    key.Binding
+	Marker    key.Binding
+	Help      key.Binding
+	Quit      key.Binding
+	Interrupt key.Binding
+
+	// Timeline and feed scrolling, when focused.
+	ScrollUp   key.Binding
+	ScrollDown key.Binding
+	PageUp     key.Binding
+	PageDown   key.Binding
+	Follow     key.Binding
+}
+
+// DefaultKeyMap is the table of issue 5.
+func DefaultKeyMap() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Select:    b("1-9,0", "select node", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"),
+		Move:      b("←→↑↓", "select node", "left", "right", "up", "down"),
+		Crash:     b("c", "crash", "c"),
+		Revive:    b("r", "revive", "r"),
+		Slow:      b("s", "slow ×10", "s"),
+		Isolate:   b("i", "isolate", "i"),
+		Partition: b("p", "partition", "p"),
+		Heal:      b("h", "heal", "h"),
+		GST:       b("g", "GST now", "g"),
+		Election:  b("e", "election", "e"),
+		CS:        b("m", "request CS", "m"),
+		Pause:     b("space", "pause", "space"),
+		Step:      b(".", "step", "."),
+		Faster:    b("+", "faster", "+", "="),
+		Slower:    b("-", "slower", "-", "_"),
+		Command:   b(":", "command", ":"),
+		Heartbeat: b("H", "hide heartbeats", "H"),
+		Filter:    b("/", "filter feed", "/"),
+		Focus:     b("tab", "focus pane", "tab"),
+		Record:    b("R", "record", "R"),
+		Marker:    b("b", "marker", "b"),
+		Help:      b("?", "help", "?"),
+		Quit:      b("q", "quit", "q"),
+		Interrupt: b("ctrl+c", "quit now", "ctrl+c"),
+
+		ScrollUp:   b("↑/k", "back", "up", "k"),
+		ScrollDown: b("↓/j", "forward", "down", "j"),
+		PageUp:     b("pgup", "page back", "pgup"),
+		PageDown:   b("pgdn", "page forward", "pgdown"),
+		Follow:     b("end", "follow", "end", "esc"),
+	}
+}
+
+// helpKeys adapts the key map to bubbles/help for the current focus.
+type helpKeys struct {
+	k     KeyMap
+	focus paneID
+}
+
+// ShortHelp is the line that is always visible.
+func (h helpKeys) ShortHelp() []key.Binding {
+	k := h.k
+	if h.focus == paneTimeline || h.focus == paneTraffic {
+		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Follow, k.Focus, k.Crash, k.Pause, k.Command, k.Help, k.Quit}
+	}
+	return []key.Binding{k.Select, k.Crash, k.Revive, k.Partition, k.Heal, k.Pause, k.Command, k.Focus, k.Help, k.Quit}
+}
+
+// FullHelp is shown by `?`.
+func (h helpKeys) FullHelp() [][]key.Binding {
+	k := h.k
+	return [][]key.Binding{
+		{k.Select, k.Move, k.Crash, k.Revive, k.Slow, k.Isolate},
+		{k.Partition, k.Heal, k.GST, k.Election, k.CS, k.Marker},
+		{k.Pause, k.Step, k.Faster, k.Slower, k.Record},
+		{k.Command, k.Filter, k.Heartbeat, k.Focus, k.Help, k.Quit},
+		{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown, k.Follow},
+	}
+}

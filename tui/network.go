@@ -1,0 +1,81 @@
+package tui
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+)
+
+// networkPane shows the network's knobs and faults.
+type networkPane struct {
+	st   *Styles
+	w, h int
+}
+
+func (p *networkPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// networkHeight is the box height the pane wants.
+const networkHeight = 8
+
+// View renders the pane.
+func (p *networkPane) View(s *trace.Snapshot) string {
+	st := p.st
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+	lines := []string{
+		st.Muted.Render("latency ") + s.Latency,
+		st.Muted.Render("loss ") + f(s.Loss) + st.Muted.Render("  dup ") + f(s.Dup) +
+			st.Muted.Render("  Δ ") + fmtDur(s.Delta),
+		st.Muted.Render("GST ") + gstText(s),
+	}
+	// partition groups, coloured
+	if len(s.Groups) > 0 {
+		var b strings.Builder
+		b.WriteString(st.Muted.Render("groups "))
+		for g, members := range s.Groups {
+			if g > 0 {
+				b.WriteString(" ")
+			}
+			b.WriteString(st.Group(g + 1).Bold(true).Render(groupLetter(g+1) + "{" + idList(members) + "}"))
+		}
+		lines = append(lines, b.String())
+	} else {
+		lines = append(lines, st.Muted.Render("groups ")+"whole")
+	}
+	var faults []string
+	for _, n := range s.Nodes {
+		if n.Isolated {
+			faults = append(faults, st.Slow.Render(n.ID.String()+" isolated"))
+		}
+	}
+	for _, c := range s.Cuts {
+		faults = append(faults, st.Bad.Render(c[0].String()+"↛"+c[1].String()))
+	}
+	for _, n := range s.Nodes {
+		if n.Slow > 1 {
+			faults = append(faults, st.Slow.Render(n.ID.String()+"×"+strconv.Itoa(n.Slow)))
+		}
+	}
+	if len(faults) > 0 {
+		lines = append(lines, st.Muted.Render("faults ")+strings.Join(faults, " "))
+	} else {
+		lines = append(lines, st.Muted.Render("faults ")+"none")
+	}
+	// in flight and drops by reason
+	var drops []string
+	reasons := make([]string, 0, len(s.Drops))
+	for r := range s.Drops {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		drops = append(drops, r+" "+strconv.Itoa(s.Drops[r]))
+	}
+	l := st.Muted.Render("in flight ") + strconv.Itoa(s.InFlight)
+	if len(drops) > 0 {
+		l += st.Muted.Render("  dropped ") + st.Bad.Render(strings.Join(drops, " "))
+	}
+	lines = append(lines, l)
+	return box(st, "Network", lines, p.w, p.h, false)
+}

@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+)
+
+// storyFresh is how long (virtual µs) a marker is the story line's text.
+const storyFresh = 10_000_000
+
+// storyPane narrates: the scenario's description, then each marker as its moment
+// passes.
+type storyPane struct {
+	st   *Styles
+	w, h int
+}
+
+func (p *storyPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View renders the pane; the newest markers win when space is short.
+func (p *storyPane) View(s *trace.Snapshot) string {
+	st := p.st
+	iw, ih := p.w-2, p.h-2
+	var marks []string
+	for _, m := range s.Markers {
+		for _, l := range strings.Split(ansi.Wrap("▸ "+fmtT(m.T)+" "+m.Text, max(iw, 1), ""), "\n") {
+			marks = append(marks, st.Marker.Render(l))
+		}
+	}
+	var desc []string
+	if d := oneLine(s.Info.Description); d != "" && iw > 0 {
+		for _, l := range strings.Split(ansi.Wrap(d, iw, ""), "\n") {
+			desc = append(desc, st.Story.Render(l))
+		}
+	}
+	if len(marks) > ih {
+		marks = marks[len(marks)-ih:]
+	}
+	room := ih - len(marks)
+	if len(desc) > room {
+		desc = desc[:max(room, 0)]
+		if room > 0 {
+			desc[room-1] = fit(ansi.Strip(desc[room-1]), iw-1) + "…"
+			desc[room-1] = st.Story.Render(desc[room-1])
+		}
+	}
+	title := "Story"
+	if s.Info.Name != "" {
+		title += " · " + s.Info.Name
+	}
+	return box(st, title, append(desc, marks...), p.w, p.h, false)
+}
+
+// storyLine is the one-line story for small screens: the freshest marker, or the
+// description's first sentence.
+func storyLine(st *Styles, s *trace.Snapshot, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh {
+		return fit(st.Marker.Render("▸ "+s.Markers[k-1].Text), w)
+	}
+	d := oneLine(s.Info.Description)
+	if i := strings.Index(d, ". "); i > 0 {
+		d = d[:i+1]
+	}
+	return fit(st.Story.Render(d), w)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
