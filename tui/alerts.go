@@ -71,4 +71,3 @@ func banner(st *Styles, s *trace.Snapshot, w int) string {
 	}
 	return st.Banner.Render(fit(text, w))
 }
-

@@ -252,6 +252,12 @@ func (f *fake) ToggleRecording() (string, error) {
 	return f.rec, nil
 }
 
+func (f *fake) Steps() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.steps
+}
+
 func (f *fake) Calls() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
