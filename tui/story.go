@@ -55,7 +55,7 @@ func (p *storyPane) View(s *trace.Snapshot) string {
 }
 
 // storyLine is the one-line story for small screens: the freshest marker, or the
-// description's first sentence.
+// description (as much as fits).
 func storyLine(st *Styles, s *trace.Snapshot, w int) string {
 	if w <= 0 {
 		return ""
@@ -63,11 +63,7 @@ func storyLine(st *Styles, s *trace.Snapshot, w int) string {
 	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh {
 		return fit(st.Marker.Render("▸ "+s.Markers[k-1].Text), w)
 	}
-	d := oneLine(s.Info.Description)
-	if i := strings.Index(d, ". "); i > 0 {
-		d = d[:i+1]
-	}
-	return fit(st.Story.Render(d), w)
+	return fit(st.Story.Render(oneLine(s.Info.Description)), w)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
