@@ -1,0 +1,221 @@
+package export
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// RenderFunc draws the dashboard of a snapshot in w×h cells: at most h lines
+// separated by "\n", each at most w cells wide, with any SGR styling.
+type RenderFunc func(s *trace.Snapshot, w, h int) string
+
+// CastOptions shape an asciicast.
+type CastOptions struct {
+	Width, Height int
+	// FPS is frames per second of virtual time; the cast plays at 1×.
+	FPS int
+	// Idle is the longest pause kept: a stretch without events plays in Idle
+	// (0 keeps every pause).
+	Idle time.Duration
+	// Render draws each frame; nil uses TextDashboard.
+	Render RenderFunc
+}
+
+// DefaultCast is 120×36 at 10 frames per second with pauses cut to 1 s.
+func DefaultCast() CastOptions {
+	return CastOptions{Width: 120, Height: 36, FPS: 10, Idle: time.Second}
+}
+
+// castHeader is the first line of an asciicast v2 file.
+type castHeader struct {
+	Version int               `json:"version"`
+	Width   int               `json:"width"`
+	Height  int               `json:"height"`
+	Title   string            `json:"title,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+}
+
+// Cast writes an asciicast v2 recording of the dashboard re-rendered from the trace.
+// Frames are drawn every 1/FPS s of virtual time from the window's start to its end
+// (the last event when the window is open-ended), each by homing the cursor and
+// overwriting every line (lines end with erase-to-end-of-line and are joined with
+// \r\n; the screen below the last line is erased). A frame after which nothing
+// happened is skipped, and the time between two drawn frames is cut to Idle, so
+// quiet stretches play fast. Faults, leader changes (one marker per leader and
+// frame), alerts and the scenario's markers become "m" events at the frame that
+// first shows them. The last frame shows the state after the window's last event.
+// Events before the window are folded without drawing; --nodes does not apply (the
+// dashboard shows every node).
+func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
+	if o.Width <= 0 || o.Height <= 0 || o.FPS <= 0 {
+		return fmt.Errorf("cast: size %dx%d at %d fps, expected positive numbers", o.Width, o.Height, o.FPS)
+	}
+	render := o.Render
+	if render == nil {
+		render = TextDashboard
+	}
+	bw := bufio.NewWriter(out)
+	info := &t.Header.Info
+	hdr := castHeader{Version: 2, Width: o.Width, Height: o.Height,
+		Title: fmt.Sprintf("clusterlab: %s (%s, seed %d)", info.Name, info.Algorithm, t.Header.Seed),
+		Env:   map[string]string{"TERM": "xterm-256color"}}
+	if err := writeJSONLine(bw, hdr); err != nil {
+		return err
+	}
+
+	st := trace.NewState(t.Header)
+	lead := newLeaders()
+	evs := t.Events
+	start := max(w.From, 0)
+	end := start
+	if n := len(evs); n > 0 {
+		end = max(end, evs[n-1].T)
+	}
+	if w.To != math.MaxInt64 {
+		end = w.To
+	}
+	i := 0
+	for ; i < len(evs) && evs[i].T < start; i++ {
+		lead.see(&evs[i])
+		st.Apply(&evs[i])
+	}
+	step := int64(1e6) / int64(o.FPS)
+	idle := o.Idle.Microseconds()
+	var clock int64 // cast time, µs
+	lastDrawn := start
+	first := true
+	var marks []string
+	newLeader := map[node.ID][]node.ID{}
+	for k := int64(0); ; k++ {
+		ft := start + k*step
+		final := ft >= end
+		if final {
+			ft = end
+		}
+		changed := false
+		clear(newLeader)
+		for ; i < len(evs) && evs[i].T <= ft; i++ {
+			e := &evs[i]
+			if _, ch := lead.see(e); ch {
+				newLeader[e.Status.Leader] = append(newLeader[e.Status.Leader], e.Node)
+			}
+			st.Apply(e)
+			switch {
+			case isFault(e):
+				marks = append(marks, faultText(e))
+			case e.Ev == trace.Alert:
+				marks = append(marks, "alert "+e.Kind+": "+oneLine(e.Text))
+			case e.Ev == trace.Marker:
+				marks = append(marks, "marker: "+oneLine(e.Text))
+			}
+			changed = true
+		}
+		leaders := make([]node.ID, 0, len(newLeader))
+		for l := range newLeader {
+			leaders = append(leaders, l)
+		}
+		sort.Slice(leaders, func(a, b int) bool { return leaders[a] < leaders[b] })
+		for _, l := range leaders {
+			marks = append(marks, fmt.Sprintf("leader %v (%s)", l, joinIDs(newLeader[l], " ")))
+		}
+		if changed || first || final {
+			gap := ft - lastDrawn
+			if idle > 0 && gap > idle {
+				gap = idle
+			}
+			if !first {
+				clock += gap
+			}
+			lastDrawn = ft
+			for _, m := range marks {
+				if err := writeCastEvent(bw, clock, "m", m); err != nil {
+					return err
+				}
+			}
+			marks = marks[:0]
+			s := st.Snapshot()
+			s.T = ft
+			data := frame(render(s, o.Width, o.Height), o.Width, o.Height)
+			if first {
+				data = "\x1b[?25l\x1b[2J" + data
+			}
+			if final {
+				data += "\x1b[?25h"
+			}
+			if err := writeCastEvent(bw, clock, "o", data); err != nil {
+				return err
+			}
+			first = false
+		}
+		if final {
+			break
+		}
+	}
+	return bw.Flush()
+}
+
+// frame turns a rendering into one screen update: home, each line cut to w cells and
+// followed by erase-to-end-of-line, lines joined by \r\n, and the rest of the screen
+// erased.
+func frame(screen string, w, h int) string {
+	lines := strings.Split(strings.ReplaceAll(screen, "\r\n", "\n"), "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	var b strings.Builder
+	b.WriteString("\x1b[H")
+	for j, l := range lines {
+		if j > 0 {
+			b.WriteString("\r\n")
+		}
+		l = strings.ReplaceAll(l, "\r", "")
+		if ansi.StringWidth(l) > w {
+			l = ansi.Truncate(l, w, "")
+		}
+		b.WriteString(l)
+		b.WriteString("\x1b[0m\x1b[K")
+	}
+	b.WriteString("\x1b[J")
+	return b.String()
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// writeCastEvent writes [time, code, data] with time in seconds.
+func writeCastEvent(w io.Writer, us int64, code, data string) error {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	b.WriteString(strconv.FormatFloat(float64(us)/1e6, 'f', 6, 64))
+	b.WriteString(`, "` + code + `", `)
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(data); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
+	b.WriteString("]\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}

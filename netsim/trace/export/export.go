@@ -1,0 +1,273 @@
+// Package export turns a recorded trace into things a student hands in and a teacher
+// reads: a Markdown report, a Mermaid sequence diagram, a ShiViz log, a CSV table and
+// an asciicast of the dashboard. Every export is computed from the trace alone (its
+// header and events); nothing is re-run.
+//
+// All formats honour a Window: a span of virtual time and a set of nodes. A message
+// (send, deliver, drop) is kept when its time is in the span and both its ends are
+// selected, so a diagram shows the conversation among the chosen nodes; an event of
+// one node (crash, recover, status, log, timer, request, isolate, slow, detect) when
+// that node is selected; a link cut when either end is; and a cluster-wide event
+// (partition, heal, GST, alert, marker, action, expectation, other knobs) whenever
+// its time is in the span. State that depends on history (leaders, partitions, the
+// dashboard) is always folded from the start of the trace, so a window shows the
+// right picture at its first instant.
+package export
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// Formats lists the export formats, as --format names them.
+var Formats = []string{"md", "mermaid", "shiviz", "csv", "cast"}
+
+// Window selects part of a trace: events at From <= T <= To (µs) of the selected
+// nodes. The zero Window selects nothing; use All.
+type Window struct {
+	From, To int64
+	// Nodes is the selection; nil selects every node.
+	Nodes []node.ID
+	// FirstSeq and LastSeq, when not zero, narrow the window to those event numbers
+	// (the Markdown report uses them for its diagram of the busiest messages).
+	FirstSeq, LastSeq uint64
+}
+
+// All is the window of the whole trace.
+func All() Window { return Window{From: 0, To: math.MaxInt64} }
+
+// Whole reports whether w selects every event.
+func (w Window) Whole() bool {
+	return w.From <= 0 && w.To == math.MaxInt64 && w.Nodes == nil && w.FirstSeq == 0 && w.LastSeq == 0
+}
+
+// InTime reports whether an event at t with number seq is inside the time span.
+func (w Window) InTime(t int64, seq uint64) bool {
+	if t < w.From || t > w.To {
+		return false
+	}
+	if w.FirstSeq != 0 && seq < w.FirstSeq {
+		return false
+	}
+	if w.LastSeq != 0 && seq > w.LastSeq {
+		return false
+	}
+	return true
+}
+
+// Has reports whether node id is selected.
+func (w Window) Has(id node.ID) bool {
+	return w.Nodes == nil || slices.Contains(w.Nodes, id)
+}
+
+// Keep reports whether event e is in the window (see the package comment).
+func (w Window) Keep(e *trace.Event) bool {
+	if !w.InTime(e.T, e.Seq) {
+		return false
+	}
+	if w.Nodes == nil {
+		return true
+	}
+	switch {
+	case e.IsMessage():
+		return w.Has(e.From) && w.Has(e.To)
+	case e.Ev == trace.Cut:
+		return w.Has(e.From) || w.Has(e.To)
+	case e.Node != node.None:
+		return w.Has(e.Node)
+	}
+	return true
+}
+
+// IDs lists the selected nodes among ids, sorted by id.
+func (w Window) IDs(ids []node.ID) []node.ID {
+	var out []node.ID
+	for _, id := range ids {
+		if w.Has(id) {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Describe says what the window selects, for people.
+func (w Window) Describe() string {
+	if w.Whole() {
+		return "the whole trace"
+	}
+	var parts []string
+	if w.From > 0 || w.To != math.MaxInt64 {
+		to := "the end"
+		if w.To != math.MaxInt64 {
+			to = fmtT(w.To)
+		}
+		parts = append(parts, fmtT(max(w.From, 0))+" to "+to)
+	}
+	if w.FirstSeq != 0 || w.LastSeq != 0 {
+		parts = append(parts, fmt.Sprintf("events %d to %d", w.FirstSeq, w.LastSeq))
+	}
+	if w.Nodes != nil {
+		parts = append(parts, "nodes "+joinIDs(w.Nodes, ", "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Flags are the export command's options as typed, before checking.
+type Flags struct {
+	Format   string
+	From, To string // durations such as "2s"; empty: the start, the end
+	Nodes    string // "n1,n2"; empty: all
+	Size     string // cast: "120x36"
+	FPS      int    // cast: frames per virtual second
+	Idle     string // cast: longest pause kept, such as "1s"; "0" keeps every pause
+}
+
+// Options are checked export options.
+type Options struct {
+	Format string
+	Window Window
+	Cast   CastOptions
+}
+
+// ParseOptions checks f against trace t. Errors are one line naming the flag and
+// what was expected.
+func ParseOptions(t *trace.Trace, f Flags) (Options, error) {
+	o := Options{Format: f.Format, Window: All()}
+	if !slices.Contains(Formats, f.Format) {
+		return o, fmt.Errorf("--format %q: expected one of %s", f.Format, strings.Join(Formats, ", "))
+	}
+	if f.From != "" {
+		d, err := parseDur(f.From)
+		if err != nil {
+			return o, fmt.Errorf("--from %q: expected a virtual time such as 2s or 1500ms", f.From)
+		}
+		o.Window.From = d
+	}
+	if f.To != "" {
+		d, err := parseDur(f.To)
+		if err != nil {
+			return o, fmt.Errorf("--to %q: expected a virtual time such as 5s or 7500ms", f.To)
+		}
+		o.Window.To = d
+	}
+	if o.Window.To < o.Window.From {
+		return o, fmt.Errorf("--to %s is before --from %s: expected --to at or after --from", f.To, f.From)
+	}
+	if f.Nodes != "" {
+		ids := t.Header.Info.IDs
+		for _, name := range strings.Split(f.Nodes, ",") {
+			name = strings.TrimSpace(name)
+			id, ok := node.ParseID(name)
+			if !ok || !slices.Contains(ids, id) {
+				return o, fmt.Errorf("--nodes: found %q, expected a comma-separated list of the trace's nodes (%s)", name, joinIDs(ids, ","))
+			}
+			if !slices.Contains(o.Window.Nodes, id) {
+				o.Window.Nodes = append(o.Window.Nodes, id)
+			}
+		}
+		slices.Sort(o.Window.Nodes)
+	}
+	if f.Format != "cast" {
+		return o, nil
+	}
+	if o.Window.Nodes != nil {
+		return o, fmt.Errorf("--nodes: not supported with --format cast, expected no --nodes (the dashboard shows every node)")
+	}
+	c := DefaultCast()
+	if f.Size != "" {
+		w, h, err := ParseSize(f.Size)
+		if err != nil {
+			return o, err
+		}
+		c.Width, c.Height = w, h
+	}
+	if f.FPS != 0 {
+		if f.FPS < 1 || f.FPS > 60 {
+			return o, fmt.Errorf("--fps %d: expected frames per second from 1 to 60", f.FPS)
+		}
+		c.FPS = f.FPS
+	}
+	if f.Idle != "" {
+		d, err := parseDur(f.Idle)
+		if err != nil {
+			return o, fmt.Errorf("--idle %q: expected the longest pause to keep, such as 1s or 0 to keep every pause", f.Idle)
+		}
+		c.Idle = time.Duration(d) * time.Microsecond
+	}
+	o.Cast = c
+	return o, nil
+}
+
+// ParseSize reads a terminal size such as "120x36".
+func ParseSize(s string) (w, h int, err error) {
+	a, b, ok := strings.Cut(strings.ToLower(s), "x")
+	if ok {
+		w, err = strconv.Atoi(a)
+		if err == nil {
+			h, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || w < 20 || h < 5 || w > 1000 || h > 500 {
+		return 0, 0, fmt.Errorf("--size %q: expected WIDTHxHEIGHT in cells such as 120x36 (at least 20x5)", s)
+	}
+	return w, h, nil
+}
+
+// Write writes t in format o.Format. render draws the dashboard for casts; nil uses
+// TextDashboard.
+func Write(out io.Writer, t *trace.Trace, o Options) error {
+	switch o.Format {
+	case "md":
+		return Markdown(out, t, o.Window)
+	case "mermaid":
+		return Mermaid(out, t, o.Window)
+	case "shiviz":
+		return ShiViz(out, t, o.Window)
+	case "csv":
+		return CSV(out, t, o.Window)
+	case "cast":
+		c := o.Cast
+		if c.Width == 0 {
+			c = DefaultCast()
+			c.Render = o.Cast.Render
+		}
+		return Cast(out, t, o.Window, c)
+	}
+	return fmt.Errorf("--format %q: expected one of %s", o.Format, strings.Join(Formats, ", "))
+}
+
+// parseDur reads a virtual time: a Go duration ("2s", "1500ms") or a bare 0; it
+// returns microseconds.
+func parseDur(s string) (int64, error) {
+	if s == "0" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, err
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("negative")
+	}
+	return d.Microseconds(), nil
+}
+
+// fmtT renders virtual time in µs as a Go duration ("3.155817s").
+func fmtT(us int64) string { return (time.Duration(us) * time.Microsecond).String() }
+
+func joinIDs(ids []node.ID, sep string) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = id.String()
+	}
+	return strings.Join(parts, sep)
+}

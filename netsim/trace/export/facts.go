@@ -1,0 +1,227 @@
+package export
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// isFault reports whether e is a fault or a change of the network's regime: crash,
+// recover, partition, heal, cut, isolate, GST or a slow node.
+func isFault(e *trace.Event) bool {
+	switch e.Ev {
+	case trace.Crash, trace.Recover, trace.Partition, trace.Heal, trace.Cut, trace.Isolate, trace.GST:
+		return true
+	case trace.Knob:
+		return e.Name == "slow"
+	}
+	return false
+}
+
+// faultText describes a fault for people, without its time.
+func faultText(e *trace.Event) string {
+	switch e.Ev {
+	case trace.Crash:
+		return "crash " + e.Node.String()
+	case trace.Recover:
+		return fmt.Sprintf("recover %v (incarnation %d)", e.Node, e.Inc)
+	case trace.Partition:
+		return "partition " + groupsText(e.Groups)
+	case trace.Heal:
+		return "heal"
+	case trace.Cut:
+		return fmt.Sprintf("cut %v→%v", e.From, e.To)
+	case trace.Isolate:
+		return "isolate " + e.Node.String()
+	case trace.GST:
+		return "GST"
+	case trace.Knob:
+		if e.Node != node.None {
+			return fmt.Sprintf("%s %v ×%s", e.Name, e.Node, e.Value)
+		}
+		return fmt.Sprintf("set %s %s", e.Name, e.Value)
+	}
+	return e.Ev
+}
+
+// groupsText renders partition groups as "n1 n2 | n3 n4 n5".
+func groupsText(groups [][]node.ID) string {
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		parts[i] = joinIDs(g, " ")
+	}
+	return strings.Join(parts, " | ")
+}
+
+// msgLabel renders a message as its type and the generic fields it uses:
+// "VOTE id=n3 term=2 ts=7 flag".
+func msgLabel(m *node.Message) string {
+	if m == nil {
+		return "?"
+	}
+	var b strings.Builder
+	b.WriteString(m.Type)
+	if m.ID != node.None {
+		b.WriteString(" id=" + m.ID.String())
+	}
+	if m.Term != 0 {
+		b.WriteString(" term=" + strconv.FormatInt(m.Term, 10))
+	}
+	if m.Stamp != 0 {
+		b.WriteString(" ts=" + strconv.FormatInt(m.Stamp, 10))
+	}
+	if m.Flag {
+		b.WriteString(" flag")
+	}
+	return b.String()
+}
+
+// statusText renders the visible parts of a status: "leader n2, role follower,
+// suspects n1".
+func statusText(s *node.Status) string {
+	if s == nil {
+		return ""
+	}
+	var parts []string
+	if s.Role != "" {
+		parts = append(parts, "role "+s.Role)
+	}
+	if s.Leader != node.None {
+		parts = append(parts, "leader "+s.Leader.String())
+	}
+	if s.Term != 0 {
+		parts = append(parts, "term "+strconv.FormatInt(s.Term, 10))
+	}
+	if s.Inc != 0 {
+		parts = append(parts, "inc "+strconv.FormatInt(s.Inc, 10))
+	}
+	if s.CS != node.CSNone {
+		parts = append(parts, "cs "+s.CS.String())
+	}
+	if len(s.Suspects) > 0 {
+		parts = append(parts, "suspects "+joinIDs(s.Suspects, " "))
+	}
+	if len(parts) == 0 {
+		return "no role"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// leaders finds leader changes: a node's status names a leader other than the last
+// one it named. The first leader a node names counts (that is an election's
+// outcome); a status without a leader (an election under way) does not, nor does
+// naming again the leader it named before.
+type leaders struct {
+	last map[node.ID]node.ID
+}
+
+func newLeaders() *leaders { return &leaders{last: map[node.ID]node.ID{}} }
+
+// see folds e and reports a leader change: the node's previous leader (None for its
+// first) and true.
+func (l *leaders) see(e *trace.Event) (node.ID, bool) {
+	if e.Ev != trace.StatusEv || e.Status == nil || e.Status.Leader == node.None {
+		return node.None, false
+	}
+	old := l.last[e.Node]
+	if old == e.Status.Leader {
+		return old, false
+	}
+	l.last[e.Node] = e.Status.Leader
+	return old, true
+}
+
+// leaderChange is a run of leader changes to the same leader with nothing else
+// reported in between: "n2 n3 n4 n5 now follow n2".
+type leaderChange struct {
+	T, Last int64
+	Leader  node.ID
+	Nodes   []node.ID
+	From    []node.ID // each node's previous leader
+}
+
+func (c *leaderChange) text() string {
+	var who string
+	if len(c.Nodes) == 1 && c.Nodes[0] == c.Leader {
+		who = c.Leader.String() + " leads"
+	} else {
+		who = joinIDs(c.Nodes, " ") + " → leader " + c.Leader.String()
+	}
+	var from []string
+	for i, f := range c.From {
+		if f != node.None && (i == 0 || f != c.From[i-1]) {
+			from = append(from, f.String())
+		}
+	}
+	if len(from) > 0 {
+		who += " (was " + strings.Join(from, ", ") + ")"
+	}
+	return who
+}
+
+// agreement counts elections as the election monitors do: an election ends when
+// every live process names the same live leader, other than the one agreed last.
+type agreement struct {
+	ids     []node.ID
+	up      map[node.ID]bool
+	leader  map[node.ID]node.ID
+	agreed  node.ID
+	count   int
+	changed bool // the last event seen ended an election
+}
+
+func newAgreement(ids []node.ID) *agreement {
+	a := &agreement{ids: ids, up: map[node.ID]bool{}, leader: map[node.ID]node.ID{}}
+	for _, id := range ids {
+		a.up[id] = true
+	}
+	return a
+}
+
+func (a *agreement) see(e *trace.Event) {
+	a.changed = false
+	switch e.Ev {
+	case trace.StatusEv:
+		a.leader[e.Node] = e.Status.Leader
+	case trace.Crash:
+		a.up[e.Node] = false
+	case trace.Recover:
+		a.up[e.Node], a.leader[e.Node] = true, node.None
+	default:
+		return
+	}
+	var l node.ID
+	agree, first := true, true
+	for _, id := range a.ids {
+		if !a.up[id] {
+			continue
+		}
+		if first {
+			l, first = a.leader[id], false
+		} else if a.leader[id] != l {
+			agree = false
+		}
+	}
+	if agree && !first && l != node.None && a.up[l] {
+		if l != a.agreed {
+			a.count++
+			a.changed = true
+		}
+		a.agreed = l
+		return
+	}
+	if a.agreed != node.None && !a.up[a.agreed] {
+		a.agreed = node.None
+	}
+}
+
+// oneLine folds a text onto one line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n\t") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,670 @@
+package export
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// DiagramMessages is how many messages the report's diagram shows.
+const DiagramMessages = 40
+
+// typeFate counts the messages of one type by fate.
+type typeFate struct {
+	sent, delivered, dups int
+	drops                 map[string]int
+}
+
+// timelineRow is one line of the faults-and-leaders table.
+type timelineRow struct {
+	t      int64
+	kind   string
+	text   string
+	leader *leaderChange
+}
+
+// report is everything the Markdown report shows, gathered in one pass.
+type report struct {
+	t   *trace.Trace
+	w   Window
+	ids []node.ID
+
+	first, last int64 // times of the first and last events in the window
+	events      int
+	types       map[string]*typeFate
+	reasons     []string
+	locals      int
+	timeline    []timelineRow
+	alerts      []*trace.Event
+	alertKinds  map[string]int
+	detects     []*trace.Event
+	crashes     []*trace.Event // crashes in the window, to say which went undetected
+	expects     []*trace.Event
+
+	elections   int
+	recoveries  []int64 // leader crash → agreement, µs
+	entries     int
+	entrySetSum int // Σ |V_i| over the entries (Maekawa)
+	waits       []int64
+
+	final *trace.Snapshot
+}
+
+// Markdown writes a homework report of the window: what ran (scenario, algorithm,
+// seed, network), a table of faults, markers and leader changes over time, messages
+// by type and fate, the textbook message count beside the measured one where the
+// algorithm has one, alerts, detection latencies, expectations, the final state and
+// a Mermaid diagram of the DiagramMessages messages around the first alert or fault
+// (or the busiest such stretch if there is neither).
+func Markdown(out io.Writer, t *trace.Trace, w Window) error {
+	r := gather(t, w)
+	bw := bufio.NewWriter(out)
+	r.write(bw)
+	return bw.Flush()
+}
+
+func gather(t *trace.Trace, w Window) *report {
+	info := &t.Header.Info
+	r := &report{t: t, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, first: -1}
+	st := trace.NewState(t.Header)
+	lead := newLeaders()
+	agree := newAgreement(info.IDs)
+	sets := maekawaSets(t)
+	cs := map[node.ID]node.CSState{}
+	wanted := map[node.ID]int64{}
+	leaderDown := int64(-1)
+	reasons := map[string]bool{}
+	var run *leaderChange // the leader change being grouped
+	flush := func() {
+		if run != nil {
+			r.timeline = append(r.timeline, timelineRow{t: run.T, kind: "leader", leader: run})
+			run = nil
+		}
+	}
+	for i := range t.Events {
+		e := &t.Events[i]
+		if e.T > w.To || (w.LastSeq != 0 && e.Seq > w.LastSeq) {
+			break
+		}
+		keep := w.Keep(e)
+		oldLeader, changed := lead.see(e)
+		wasAgreed := agree.agreed
+		agree.see(e)
+		oldCS := cs[e.Node]
+		switch e.Ev {
+		case trace.StatusEv:
+			cs[e.Node] = e.Status.CS
+		case trace.Crash, trace.Recover:
+			cs[e.Node] = node.CSNone
+		}
+		st.Apply(e)
+		if !keep {
+			if e.Ev == trace.Crash && e.Node == wasAgreed {
+				leaderDown = e.T
+			}
+			continue
+		}
+		if r.first < 0 {
+			r.first = e.T
+		}
+		r.last = e.T
+		r.events++
+		if agree.changed {
+			r.elections++
+			if leaderDown >= 0 {
+				r.recoveries = append(r.recoveries, e.T-leaderDown)
+				leaderDown = -1
+			}
+		}
+		switch e.Ev {
+		case trace.Send:
+			r.fate(e.Msg.Type).sent++
+		case trace.Deliver:
+			if e.Local {
+				r.locals++
+				break
+			}
+			f := r.fate(e.Msg.Type)
+			f.delivered++
+			if e.Dup {
+				f.dups++
+			}
+		case trace.Drop:
+			r.fate(e.Msg.Type).drops[e.Reason]++
+			reasons[e.Reason] = true
+		case trace.Crash:
+			r.crashes = append(r.crashes, e)
+			if e.Node == wasAgreed {
+				leaderDown = e.T
+			}
+			delete(wanted, e.Node)
+		case trace.StatusEv:
+			if e.Status.CS == node.CSWanted && oldCS != node.CSWanted {
+				wanted[e.Node] = e.T
+			}
+			if e.Status.CS == node.CSHeld && oldCS != node.CSHeld {
+				r.entries++
+				if i := slices.Index(info.IDs, e.Node); i >= 0 && i < len(sets) {
+					r.entrySetSum += len(sets[i])
+				}
+				if since, ok := wanted[e.Node]; ok {
+					r.waits = append(r.waits, e.T-since)
+				}
+			}
+			if e.Status.CS != node.CSWanted {
+				delete(wanted, e.Node)
+			}
+		case trace.Alert:
+			r.alerts = append(r.alerts, e)
+			r.alertKinds[e.Kind]++
+		case trace.Detect:
+			r.detects = append(r.detects, e)
+		case trace.Expect:
+			r.expects = append(r.expects, e)
+		}
+		switch {
+		case changed:
+			l := e.Status.Leader
+			if run != nil && run.Leader != l {
+				flush()
+			}
+			if run == nil {
+				run = &leaderChange{T: e.T, Leader: l}
+			}
+			run.Last = e.T
+			run.Nodes = append(run.Nodes, e.Node)
+			run.From = append(run.From, oldLeader)
+		case isFault(e):
+			flush()
+			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: e.Ev, text: faultText(e)})
+		case e.Ev == trace.Marker:
+			flush()
+			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: "marker", text: oneLine(e.Text)})
+		case e.Ev == trace.Alert:
+			flush() // an alert splits a run of leader changes
+		}
+	}
+	flush()
+	for k := range reasons {
+		r.reasons = append(r.reasons, k)
+	}
+	sort.Strings(r.reasons)
+	r.final = st.Snapshot()
+	return r
+}
+
+func (r *report) fate(typ string) *typeFate {
+	f, ok := r.types[typ]
+	if !ok {
+		f = &typeFate{drops: map[string]int{}}
+		r.types[typ] = f
+	}
+	return f
+}
+
+func (r *report) write(b *bufio.Writer) {
+	t, info := r.t, &r.t.Header.Info
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+
+	p("# Homework report: %s\n\n", mdText(info.Name))
+	if d := strings.Join(strings.Fields(info.Description), " "); d != "" {
+		p("%s\n\n", mdText(d))
+	}
+	p("| | |\n|---|---|\n")
+	p("| Scenario | %s |\n", mdText(info.Name))
+	p("| Algorithm | %s (%s) |\n", mdText(info.Algorithm), mdText(info.Family))
+	p("| Seed | %d |\n", t.Header.Seed)
+	p("| Nodes | %d: %s (%s topology) |\n", len(info.IDs), joinIDs(info.IDs, " "), mdText(info.Topology))
+	p("| Network | %s |\n", mdText(networkText(info)))
+	p("| Recording | %d events", len(t.Events))
+	if n := len(t.Events); n > 0 {
+		p(", %s to %s", fmtT(t.Events[0].T), fmtT(t.Events[n-1].T))
+	}
+	p(", by %s |\n", mdText(t.Header.Program))
+	if t.Hash != "" {
+		p("| Trace hash | `%s` (check with `clusterlab verify`) |\n", t.Hash)
+	}
+	if t.Truncated {
+		p("| Note | the trace's last line was cut short (the recorder was killed) and is left out |\n")
+	}
+	p("| This report | %s: %d events", mdText(r.w.Describe()), r.events)
+	if r.first >= 0 {
+		p(", %s to %s", fmtT(r.first), fmtT(r.last))
+	}
+	p(" |\n\n")
+
+	p("## Faults and leader changes\n\n")
+	if len(r.timeline) == 0 {
+		p("No faults, markers or leader changes.\n\n")
+	} else {
+		p("A leader change is a node naming a leader other than the one it named last; changes to the same leader in a row are one line.\n\n")
+		p("| time | what | details |\n|---:|---|---|\n")
+		for _, row := range r.timeline {
+			if c := row.leader; c != nil {
+				text := c.text()
+				if c.Last > c.T {
+					text += ", until " + fmtT(c.Last)
+				}
+				p("| %s | leader change | %s |\n", fmtT(row.t), mdText(text))
+				continue
+			}
+			p("| %s | %s | %s |\n", fmtT(row.t), row.kind, mdText(row.text))
+		}
+		p("\n")
+	}
+
+	r.writeMessages(p)
+	r.writeTextbook(p)
+
+	p("## Alerts\n\n")
+	if len(r.alerts) == 0 {
+		p("No alerts.\n\n")
+	} else {
+		var kinds []string
+		for k := range r.alertKinds {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		var parts []string
+		for _, k := range kinds {
+			parts = append(parts, fmt.Sprintf("%s %d", k, r.alertKinds[k]))
+		}
+		p("%d alerts: %s.\n\n", len(r.alerts), mdText(strings.Join(parts, ", ")))
+		p("| time | alert | details |\n|---:|---|---|\n")
+		for i, a := range r.alerts {
+			if i == 50 {
+				p("| | … | %d more |\n", len(r.alerts)-i)
+				break
+			}
+			p("| %s | %s | %s |\n", fmtT(a.T), mdText(a.Kind), mdText(a.Text))
+		}
+		p("\n")
+	}
+
+	if len(r.detects) > 0 || info.Family == "detector" {
+		p("## Detection latencies\n\n")
+		p("The time from a crash until every live node suspects the crashed one.\n\n")
+		if len(r.detects) == 0 && len(r.crashes) == 0 {
+			p("No crash to detect.\n\n")
+		} else {
+			p("| node | crashed at | detected at | latency |\n|---|---:|---:|---:|\n")
+			detected := map[*trace.Event]bool{}
+			for _, d := range r.detects {
+				crashed := "?"
+				if lat, err := time.ParseDuration(d.Value); err == nil {
+					crashed = fmtT(d.T - lat.Microseconds())
+					for _, c := range r.crashes {
+						if c.Node == d.Node && c.T == d.T-lat.Microseconds() {
+							detected[c] = true
+						}
+					}
+				}
+				p("| %v | %s | %s | %s |\n", d.Node, crashed, fmtT(d.T), mdText(d.Value))
+			}
+			for _, c := range r.crashes {
+				if !detected[c] {
+					p("| %v | %s | not by every live node | |\n", c.Node, fmtT(c.T))
+				}
+			}
+			p("\n")
+		}
+	}
+
+	if len(r.expects) > 0 {
+		p("## Expectations\n\n| time | expectation | result | observed |\n|---:|---|---|---|\n")
+		for _, e := range r.expects {
+			res := "pass"
+			if e.OK != nil && !*e.OK {
+				res = "**FAIL**"
+			}
+			p("| %s | %s | %s | %s |\n", fmtT(e.T), mdText(e.Text), res, mdText(e.Value))
+		}
+		p("\n")
+	}
+
+	p("## State at %s\n\n", fmtT(r.final.T))
+	p("| node | state | incarnation | role | leader | term | cs | suspects |\n|---|---|---:|---|---|---:|---|---|\n")
+	for _, n := range r.final.Nodes {
+		if !r.w.Has(n.ID) {
+			continue
+		}
+		state := "up"
+		if !n.Up {
+			state = "down"
+		}
+		term := ""
+		if n.Status.Term != 0 {
+			term = fmt.Sprint(n.Status.Term)
+		}
+		p("| %v | %s | %d | %s | %v | %s | %s | %s |\n", n.ID, state, n.Inc, mdText(n.Status.Role), n.Status.Leader, term, n.Status.CS,
+			joinIDs(n.Status.Suspects, " "))
+	}
+	p("\n")
+
+	dw, what := r.diagramWindow()
+	p("## Sequence diagram\n\n%s\n\n", what)
+	var d strings.Builder
+	mermaid(&d, t, dw, "")
+	p("```mermaid\n%s```\n", d.String())
+}
+
+func (r *report) writeMessages(p func(string, ...any)) {
+	p("## Messages by type and fate\n\n")
+	if len(r.types) == 0 {
+		p("No messages.\n\n")
+		return
+	}
+	var types []string
+	for k := range r.types {
+		types = append(types, k)
+	}
+	sort.Strings(types)
+	dups := false
+	for _, f := range r.types {
+		dups = dups || f.dups > 0
+	}
+	p("| type | sent | delivered | dropped |")
+	sep := "|---|---:|---:|---:|"
+	for _, reason := range r.reasons {
+		p(" %s |", reason)
+		sep += "---:|"
+	}
+	if dups {
+		p(" duplicates delivered |")
+		sep += "---:|"
+	}
+	p("\n%s\n", sep)
+	var total typeFate
+	total.drops = map[string]int{}
+	row := func(name string, f *typeFate) {
+		dropped := 0
+		for _, n := range f.drops {
+			dropped += n
+		}
+		p("| %s | %d | %d | %d |", name, f.sent, f.delivered, dropped)
+		for _, reason := range r.reasons {
+			p(" %d |", f.drops[reason])
+		}
+		if dups {
+			p(" %d |", f.dups)
+		}
+		p("\n")
+	}
+	for _, k := range types {
+		f := r.types[k]
+		row(mdText(k), f)
+		total.sent += f.sent
+		total.delivered += f.delivered
+		total.dups += f.dups
+		for k, v := range f.drops {
+			total.drops[k] += v
+		}
+	}
+	if len(types) > 1 {
+		row("**all**", &total)
+	}
+	p("\n")
+	if len(r.reasons) > 0 {
+		var parts []string
+		for _, reason := range r.reasons {
+			if m, ok := reasonMeaning[reason]; ok {
+				parts = append(parts, reason+": "+m)
+			} else {
+				parts = append(parts, reason)
+			}
+		}
+		p("Dropped because of %s.\n", strings.Join(parts, "; "))
+	}
+	if r.locals > 0 {
+		p("Not counted: %d messages a process sent to itself (delivered locally, never on the network).\n", r.locals)
+	}
+	p("\n")
+}
+
+var reasonMeaning = map[string]string{
+	trace.ReasonLoss:      "random loss on the link",
+	trace.ReasonPartition: "sender and receiver on different sides of a partition, or one isolated",
+	trace.ReasonCut:       "the link was cut",
+	trace.ReasonDown:      "the receiver was down when the message arrived",
+	trace.ReasonTopology:  "no such link in the topology",
+}
+
+// textbook is the message count an algorithm's analysis gives per election or per
+// critical-section entry, without failures or contention.
+func (r *report) textbook() (per string, formula string, value float64, ok bool) {
+	info := &r.t.Header.Info
+	n := float64(len(info.IDs))
+	switch info.Algorithm {
+	case "ring":
+		return "election", "3N−1 (one initiator)", 3*n - 1, true
+	case "ricart":
+		return "entry", "2(N−1)", 2 * (n - 1), true
+	case "lamport":
+		return "entry", "3(N−1)", 3 * (n - 1), true
+	case "central":
+		return "entry", "3: REQUEST, GRANT, RELEASE (none when the coordinator itself enters)", 3, true
+	case "maekawa":
+		if r.entries == 0 {
+			return "entry", "3(|V|−1)", 0, false
+		}
+		v := float64(r.entrySetSum) / float64(r.entries)
+		return "entry", fmt.Sprintf("3(|V|−1), |V| = %s on average over the entries", trimFloat(v)), 3 * (v - 1), true
+	}
+	return "", "", 0, false
+}
+
+func (r *report) writeTextbook(p func(string, ...any)) {
+	info := &r.t.Header.Info
+	per, formula, want, ok := r.textbook()
+	election := info.Family == "election" || per == "election" || r.elections > 0 && info.Family != "mutex"
+	mutex := info.Family == "mutex" || per == "entry"
+	if !election && !mutex {
+		return
+	}
+	sent := 0
+	sentBy := map[string]int{}
+	for k, f := range r.types {
+		sent += f.sent
+		sentBy[k] = f.sent
+	}
+	var types []string
+	for k := range sentBy {
+		types = append(types, k)
+	}
+	sort.Strings(types)
+	perType := func(count int) string {
+		var parts []string
+		for _, k := range types {
+			parts = append(parts, fmt.Sprintf("%s %s", k, trimFloat(float64(sentBy[k])/float64(count))))
+		}
+		return strings.Join(parts, ", ")
+	}
+	p("## Message count against the textbook\n\n")
+	unit, count := "election", r.elections
+	if mutex {
+		unit, count = "critical-section entry", r.entries
+	}
+	if election {
+		p("Elections: %d (an election ends when every live node names the same live leader, other than the one agreed before).", r.elections)
+		if len(r.recoveries) > 0 {
+			var parts []string
+			for _, d := range r.recoveries {
+				parts = append(parts, fmtT(d))
+			}
+			p(" From a crash of the agreed leader to the next agreement: %s.", strings.Join(parts, ", "))
+		}
+		p("\n\n")
+	}
+	if mutex {
+		p("Critical-section entries: %d.", r.entries)
+		if len(r.waits) > 0 {
+			var sum, mx int64
+			for _, d := range r.waits {
+				sum += d
+				mx = max(mx, d)
+			}
+			p(" Wait from request to entry: mean %s, max %s.", fmtT(sum/int64(len(r.waits))), fmtT(mx))
+		}
+		p("\n\n")
+	}
+	if count == 0 {
+		p("No %s in this window, so no count per %s.\n\n", unit, unit)
+		return
+	}
+	p("| | messages per %s |\n|---|---:|\n", unit)
+	p("| measured: %d sent / %d | %s |\n", sent, count, trimFloat(float64(sent)/float64(count)))
+	if ok {
+		p("| textbook: %s, N = %d | %s |\n", mdText(formula), len(info.IDs), trimFloat(want))
+	} else {
+		p("| textbook | none for %s |\n", mdText(info.Algorithm))
+	}
+	p("\nBy type: %s.", mdText(perType(count)))
+	if ok {
+		p(" The textbook figure assumes no failures and no contention; retries, lost messages and crashes add to the measured one.")
+	}
+	p("\n\n")
+}
+
+// diagramWindow is the report's diagram: the DiagramMessages messages around the
+// first alert or fault in the window (a quarter before it, the rest after), or the
+// busiest DiagramMessages in a row (the shortest span of virtual time) if there is
+// neither.
+func (r *report) diagramWindow() (Window, string) {
+	w := r.w
+	evs := r.t.Events
+	var msgs []int
+	anchor := -1
+	for i := range evs {
+		e := &evs[i]
+		if !w.Keep(e) {
+			continue
+		}
+		if e.Ev == trace.Deliver && !e.Local || e.Ev == trace.Drop {
+			msgs = append(msgs, i)
+		}
+		if anchor < 0 && (isFault(e) || e.Ev == trace.Alert) {
+			anchor = i
+		}
+	}
+	if len(msgs) <= DiagramMessages {
+		return w, fmt.Sprintf("All %d messages of %s.", len(msgs), mdText(w.Describe()))
+	}
+	lo := 0
+	var what string
+	if anchor >= 0 {
+		p, _ := slices.BinarySearch(msgs, anchor)
+		lo = min(max(p-DiagramMessages/4, 0), len(msgs)-DiagramMessages)
+		a := &evs[anchor]
+		name := faultText(a)
+		if a.Ev == trace.Alert {
+			name = "alert " + a.Kind
+		}
+		what = fmt.Sprintf("The %d messages around the first alert or fault (%s at %s)", DiagramMessages, mdText(name), fmtT(a.T))
+	} else {
+		best := int64(math.MaxInt64)
+		for j := 0; j+DiagramMessages <= len(msgs); j++ {
+			if span := evs[msgs[j+DiagramMessages-1]].T - evs[msgs[j]].T; span < best {
+				best, lo = span, j
+			}
+		}
+		what = fmt.Sprintf("The busiest %d messages in a row (no alert or fault)", DiagramMessages)
+	}
+	first, last := &evs[msgs[lo]], &evs[msgs[lo+DiagramMessages-1]]
+	w.FirstSeq, w.LastSeq = first.Seq, last.Seq
+	return w, fmt.Sprintf("%s: %s to %s, of %d messages. Export any other window with `clusterlab export FILE --format mermaid --from T --to T`.",
+		what, fmtT(first.T), fmtT(last.T), len(msgs))
+}
+
+// maekawaSets gives each node's voting set as the maekawa algorithm builds it from
+// the scenario's "sets" parameter ("grid" unless said otherwise), or nil.
+func maekawaSets(t *trace.Trace) [][]node.ID {
+	info := &t.Header.Info
+	if info.Algorithm != "maekawa" {
+		return nil
+	}
+	var sc struct {
+		Params map[string]any `json:"params"`
+	}
+	_ = json.Unmarshal(t.Header.Scenario, &sc)
+	ids := info.IDs
+	raw, _ := sc.Params["sets"].(string)
+	switch raw {
+	case "", "grid":
+		n := len(ids)
+		cols := 1
+		for cols*cols < n {
+			cols++
+		}
+		sets := make([][]node.ID, n)
+		for i := range ids {
+			for j, q := range ids {
+				if j/cols == i/cols || j%cols == i%cols {
+					sets[i] = append(sets[i], q)
+				}
+			}
+		}
+		return sets
+	case "triangle":
+		if len(ids) != 3 {
+			return nil
+		}
+		return [][]node.ID{{ids[0], ids[1]}, {ids[1], ids[2]}, {ids[2], ids[0]}}
+	}
+	groups := strings.Split(raw, ";")
+	if len(groups) != len(ids) {
+		return nil
+	}
+	sets := make([][]node.ID, len(ids))
+	for i, g := range groups {
+		for _, name := range strings.FieldsFunc(g, func(r rune) bool { return r == ',' || r == ' ' }) {
+			if id, ok := node.ParseID(strings.TrimSpace(name)); ok && !slices.Contains(sets[i], id) {
+				sets[i] = append(sets[i], id)
+			}
+		}
+	}
+	return sets
+}
+
+func networkText(info *trace.Info) string {
+	s := fmt.Sprintf("latency %s, loss %g, duplication %g, Δ %s", info.Latency, info.Loss, info.Dup, fmtT(info.Delta))
+	switch {
+	case info.GST == 0:
+		s += ", synchronous from the start (GST at 0s)"
+	case info.GST < 0:
+		s += ", never synchronous (no GST)"
+	default:
+		s += ", GST at " + fmtT(info.GST)
+		if info.PreLatency != "" {
+			s += fmt.Sprintf(" (before it: latency %s, loss %g)", info.PreLatency, info.PreLoss)
+		}
+	}
+	return s
+}
+
+// mdText makes text safe in a Markdown table cell: one line, pipes and angle
+// brackets escaped.
+func mdText(s string) string {
+	s = oneLine(s)
+	if !strings.ContainsAny(s, "|<>") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "<", "&lt;")
+	return strings.ReplaceAll(s, ">", "&gt;")
+}
+
+// trimFloat renders x with at most two decimals and no trailing zeros.
+func trimFloat(x float64) string {
+	s := fmt.Sprintf("%.2f", x)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
