@@ -10,6 +10,7 @@ require (
 	github.com/alecthomas/kong v1.17.0
 	github.com/charmbracelet/x/exp/golden v0.0.0-20251109135125-8916d276318f
 	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
+	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
 	github.com/pelletier/go-toml/v2 v2.4.3
 	pgregory.net/rapid v1.3.0
 )
