@@ -111,6 +111,7 @@ type Model struct {
 	marks   []mark
 	leaders string // the last leaders seen, to notice changes
 	markers int    // markers put with `b`
+	inCS    map[node.ID]bool
 
 	header   headerPane
 	nodes    nodesPane
@@ -191,6 +192,22 @@ func (m *Model) refresh() {
 				}
 			}
 			m.leaders = key
+		}
+	}
+	if m.snap.Info.Family == "mutex" {
+		if m.inCS == nil {
+			m.inCS = map[node.ID]bool{}
+		}
+		for _, n := range m.snap.Nodes {
+			held := n.Up && n.Status.CS == node.CSHeld
+			if held != m.inCS[n.ID] {
+				text := "enters CS"
+				if !held {
+					text = "leaves CS"
+				}
+				m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Node: n.ID, Text: text, Glyph: '◆'})
+				m.inCS[n.ID] = held
+			}
 		}
 	}
 	m.relayout()

@@ -138,7 +138,7 @@ func (p *nodesPane) View(s *trace.Snapshot, m nodeMarks) string {
 		end := min(start+p.cols, len(s.Nodes))
 		rows := make([]strings.Builder, g.h)
 		for i := start; i < end; i++ {
-			card := p.card(s.Nodes[i], i == m.sel, m.partition && m.sideA[s.Nodes[i].ID], s.Info.Family)
+			card := p.card(s.Nodes[i], i == m.sel, m.partition && m.sideA[s.Nodes[i].ID], s.Info.Family, s.T)
 			for r := range rows {
 				if i > start && g.gap > 0 {
 					rows[r].WriteString(strings.Repeat(" ", g.gap))
@@ -247,7 +247,7 @@ func (p *nodesPane) stateStyle(n trace.NodeView) lipgloss.Style {
 }
 
 // card renders one node at the pane's level, as lines of exactly p.cw cells.
-func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string) []string {
+func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now int64) []string {
 	st := p.st
 	leads := n.Up && n.Status.Leader == n.ID
 	gs := st.Group(n.Group)
@@ -318,30 +318,59 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string) []str
 	if role != "" {
 		l1 += " " + role
 	}
-	l2 := "ldr " + n.Status.Leader.String()
-	if tt := termText(n); tt != "" {
-		l2 += " " + tt
+	// the other lines, in order of interest for the family; a mutual-exclusion
+	// card skips the leader and suspects unless the algorithm reports them
+	var rest []string
+	mutex := family == "mutex"
+	if !mutex || n.Status.Leader != node.None || n.Status.Term > 0 {
+		l := "ldr " + n.Status.Leader.String()
+		if tt := termText(n); tt != "" {
+			l += " " + tt
+		}
+		rest = append(rest, l)
 	}
-	l3 := "sus –"
-	if len(n.Status.Suspects) > 0 {
-		l3 = "sus " + idList(n.Status.Suspects)
+	if !mutex || len(n.Status.Suspects) > 0 {
+		l := "sus –"
+		if len(n.Status.Suspects) > 0 {
+			l = "sus " + idList(n.Status.Suspects)
+		}
+		rest = append(rest, l)
 	}
-	var l4 string
-	switch {
-	case n.Status.CS != node.CSNone:
-		l4 = "cs " + n.Status.CS.String()
+	if n.Status.CS != node.CSNone || mutex {
+		l := "cs –"
+		if n.Status.CS != node.CSNone {
+			l = "cs " + n.Status.CS.String()
+		}
 		if n.Status.CS == node.CSHeld {
-			l4 = "cs " + st.Lead.Render("held")
+			l = "cs " + st.Lead.Render("held")
 		}
-	case family == "mutex":
-		l4 = "cs –"
-	default:
-		if v, ok := counter(n.Status, "timeout_ms"); ok {
-			l4 = "to " + strconv.FormatInt(v, 10) + "ms"
-		} else {
-			l4 = "inc " + strconv.FormatInt(n.Inc, 10)
+		if n.Status.CS == node.CSWanted && n.WantedSince >= 0 && now >= n.WantedSince {
+			l += " " + fmtDur(now-n.WantedSince)
+		}
+		rest = append(rest, l)
+	}
+	if mutex {
+		if tt := termText(n); tt != "" {
+			rest = append(rest, tt)
 		}
 	}
+	for _, c := range n.Status.Counters {
+		if len(rest) >= 3 {
+			break
+		}
+		if c.Name == "timeout_ms" {
+			rest = append(rest, "to "+strconv.FormatInt(c.Value, 10)+"ms")
+		} else {
+			rest = append(rest, c.Name+" "+strconv.FormatInt(c.Value, 10))
+		}
+	}
+	if len(rest) < 3 {
+		rest = append(rest, "inc "+strconv.FormatInt(n.Inc, 10))
+	}
+	for len(rest) < 3 {
+		rest = append(rest, "")
+	}
+	l2, l3, l4 := rest[0], rest[1], rest[2]
 	if !n.Up {
 		l2, l3, l4 = st.Muted.Render(l2), st.Muted.Render(l3), st.Muted.Render(l4)
 	}

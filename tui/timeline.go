@@ -16,8 +16,10 @@ import (
 type mark struct {
 	Seq  uint64
 	T    int64
-	Node node.ID // the new leader, or None when no live node leads
+	Node node.ID // the node concerned (a new leader…), or None for a whole-row mark
 	Text string
+	// Glyph marks the node's lifeline; ★ if zero.
+	Glyph rune
 }
 
 // maxMarks bounds the marks the dashboard keeps.
@@ -249,7 +251,11 @@ func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 		} else {
 			t = r.m.T
 			if x, ok := col[r.m.Node]; ok && r.m.Node != node.None {
-				cv.set(x, '★', clLead)
+				g := r.m.Glyph
+				if g == 0 {
+					g = '★'
+				}
+				cv.set(x, g, clLead)
 				cv.text(x+2, r.m.Text, clLead)
 			} else {
 				cv.text(1, "┄ "+r.m.Text+" ┄", clLead)

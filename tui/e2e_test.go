@@ -1,0 +1,84 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEndToEndTmux runs the real binary in a detached tmux session: the default demo
+// shows n1..n5 and a leader; `5 c` crashes n5 and another leader appears; a
+// partition typed on the command line raises the split-brain banner; `q` quits.
+func TestEndToEndTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the end-to-end dashboard test needs it (apt-get install tmux)")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "clusterlab")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	help, _ := exec.Command(bin, "--help").CombinedOutput()
+	if !strings.Contains(string(help), "\n  run") {
+		t.Skip("the binary does not open the dashboard yet (no `run` command in --help)")
+	}
+	session := fmt.Sprintf("clusterlab-e2e-%d", os.Getpid())
+	tmux := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("tmux", args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, "env", "TERM=xterm-256color", bin)
+	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", session).Run() })
+	capture := func() string { return tmux("capture-pane", "-p", "-t", session) }
+	waitFor := func(what string, cond func(string) bool) string {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			s := capture()
+			if cond(s) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	first := ""
+	waitFor("the cards of n1..n5 and a leader", func(s string) bool {
+		var ok bool
+		first, ok = leaderOnLiveCards(s, five...)
+		return ok
+	})
+	tmux("send-keys", "-t", session, "5", "c")
+	waitFor("n5 down and another leader", func(s string) bool {
+		ld, ok := leaderOnLiveCards(s, five...)
+		return ok && ld != "n5" && strings.Contains(cards(s)["n5"], "down")
+	})
+	tmux("send-keys", "-t", session, ":")
+	tmux("send-keys", "-t", session, "-l", "partition n1,n2 | n3,n4,n5")
+	tmux("send-keys", "-t", session, "Enter")
+	waitFor("the split-brain banner", func(s string) bool { return strings.Contains(s, "SPLIT BRAIN") })
+	tmux("send-keys", "-t", session, "q")
+	deadline := time.Now().Add(10 * time.Second)
+	for exec.Command("tmux", "has-session", "-t", session).Run() == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("q did not quit; screen:\n%s", capture())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	_ = first
+}
