@@ -23,15 +23,26 @@ func TestEverySize(t *testing.T) {
 		if c.help {
 			m.Update(keyMsg("?"))
 		}
+		var sizes [][2]int
 		for w := 0; w <= 210; w += 13 {
 			for h := 0; h <= 64; h += 5 {
-				m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-				out := m.Render()
-				if w >= 40 && h >= 12 {
-					checkBox(t, out, w, h)
-					if t.Failed() {
-						t.Fatalf("%d nodes (%s) at %d×%d:\n%s", c.n, c.fam, w, h, plain(out))
-					}
+				sizes = append(sizes, [2]int{w, h})
+			}
+		}
+		// the edges: too small, compact, full
+		for _, w := range []int{39, 40, 41, 69, 70, 71, 79, 80, 100, 160} {
+			for _, h := range []int{11, 12, 13, 17, 18, 19, 20, 23, 24, 30, 48} {
+				sizes = append(sizes, [2]int{w, h})
+			}
+		}
+		for _, sz := range sizes {
+			w, h := sz[0], sz[1]
+			m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+			out := m.Render()
+			if w >= 40 && h >= 12 {
+				checkBox(t, out, w, h)
+				if t.Failed() {
+					t.Fatalf("%d nodes (%s) at %d×%d:\n%s", c.n, c.fam, w, h, plain(out))
 				}
 			}
 		}
