@@ -51,8 +51,8 @@ type castHeader struct {
 // Cast writes an asciicast v2 recording of the dashboard re-rendered from the trace.
 // Frames are drawn every 1/FPS s of virtual time from the window's start to its end
 // (the last event when the window is open-ended), each by homing the cursor and
-// overwriting every line (lines end with erase-to-end-of-line and are joined with
-// \r\n; the screen below the last line is erased). A frame after which nothing
+// overwriting every line (a line shorter than the width ends with erase-to-end-of-
+// line; lines are joined with \r\n; the screen below the last line is erased). A frame after which nothing
 // happened is skipped, and the time between two drawn frames is cut to Idle, so
 // quiet stretches play fast. Faults, leader changes (one marker per leader and
 // frame), alerts and the scenario's markers become "m" events at the frame that
@@ -167,9 +167,9 @@ func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 	return bw.Flush()
 }
 
-// frame turns a rendering into one screen update: home, each line cut to w cells and
-// followed by erase-to-end-of-line, lines joined by \r\n, and the rest of the screen
-// erased.
+// frame turns a rendering into one screen update: home, each line cut to w cells
+// and, if shorter, followed by erase-to-end-of-line, lines joined by \r\n, and the
+// rest of the screen erased.
 func frame(screen string, w, h int) string {
 	lines := strings.Split(strings.ReplaceAll(screen, "\r\n", "\n"), "\n")
 	if len(lines) > h {
@@ -182,13 +182,23 @@ func frame(screen string, w, h int) string {
 			b.WriteString("\r\n")
 		}
 		l = strings.ReplaceAll(l, "\r", "")
-		if ansi.StringWidth(l) > w {
-			l = ansi.Truncate(l, w, "")
+		width := ansi.StringWidth(l)
+		if width > w {
+			l, width = ansi.Truncate(l, w, ""), w
 		}
 		b.WriteString(l)
-		b.WriteString("\x1b[0m\x1b[K")
+		b.WriteString("\x1b[0m")
+		if width < w {
+			// Not after a full line: the cursor then waits on the last column,
+			// and erasing from there would erase that column's character.
+			b.WriteString("\x1b[K")
+		}
 	}
-	b.WriteString("\x1b[J")
+	if len(lines) < h {
+		// Erase the rest from the next line: from the end of a full line,
+		// erasing would take that line's last character.
+		b.WriteString("\r\n\x1b[J")
+	}
 	return b.String()
 }
 

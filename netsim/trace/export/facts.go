@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -144,6 +145,7 @@ type leaderChange struct {
 }
 
 func (c *leaderChange) text() string {
+	c = c.sorted()
 	var who string
 	if len(c.Nodes) == 1 && c.Nodes[0] == c.Leader {
 		who = c.Leader.String() + " leads"
@@ -160,6 +162,21 @@ func (c *leaderChange) text() string {
 		who += " (was " + strings.Join(from, ", ") + ")"
 	}
 	return who
+}
+
+// sorted is c with its nodes in id order.
+func (c *leaderChange) sorted() *leaderChange {
+	idx := make([]int, len(c.Nodes))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return c.Nodes[idx[a]] < c.Nodes[idx[b]] })
+	s := &leaderChange{T: c.T, Last: c.Last, Leader: c.Leader}
+	for _, i := range idx {
+		s.Nodes = append(s.Nodes, c.Nodes[i])
+		s.From = append(s.From, c.From[i])
+	}
+	return s
 }
 
 // agreement counts elections as the election monitors do: an election ends when

@@ -188,7 +188,7 @@ func gather(t *trace.Trace, w Window) *report {
 			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: e.Ev, text: faultText(e)})
 		case e.Ev == trace.Marker:
 			flush()
-			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: "marker", text: oneLine(e.Text)})
+			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: "marker", text: "marker: " + oneLine(e.Text)})
 		case e.Ev == trace.Alert:
 			flush() // an alert splits a run of leader changes
 		}
@@ -247,17 +247,16 @@ func (r *report) write(b *bufio.Writer) {
 		p("No faults, markers or leader changes.\n\n")
 	} else {
 		p("A leader change is a node naming a leader other than the one it named last; changes to the same leader in a row are one line.\n\n")
-		p("| time | what | details |\n|---:|---|---|\n")
+		p("| time | event |\n|---:|---|\n")
 		for _, row := range r.timeline {
+			text := row.text
 			if c := row.leader; c != nil {
-				text := c.text()
+				text = "leader change: " + c.text()
 				if c.Last > c.T {
 					text += ", until " + fmtT(c.Last)
 				}
-				p("| %s | leader change | %s |\n", fmtT(row.t), mdText(text))
-				continue
 			}
-			p("| %s | %s | %s |\n", fmtT(row.t), row.kind, mdText(row.text))
+			p("| %s | %s |\n", fmtT(row.t), mdText(text))
 		}
 		p("\n")
 	}

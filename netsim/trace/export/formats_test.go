@@ -1,0 +1,388 @@
+package export
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// shivizEvent is one parsed event of a ShiViz log.
+type shivizEvent struct {
+	host  string
+	clock map[string]uint64
+	text  string
+}
+
+// parseShiViz reads a log the way ShiViz does with ShiVizRegex.
+func parseShiViz(t *testing.T, log string) []shivizEvent {
+	t.Helper()
+	first, rest, _ := strings.Cut(log, "\n")
+	if first != ShiVizRegex {
+		t.Fatalf("first line %q, want the regex %q", first, ShiVizRegex)
+	}
+	delim, rest, _ := strings.Cut(rest, "\n")
+	if delim != "" {
+		t.Fatalf("second line %q, want an empty multiple-executions delimiter", delim)
+	}
+	// ShiViz's (?<name>…) is Go's (?P<name>…).
+	re := regexp.MustCompile(strings.ReplaceAll(ShiVizRegex, "(?<", "(?P<"))
+	matches := re.FindAllStringSubmatch(rest, -1)
+	if want := strings.Count(rest, "\n") / 2; len(matches) != want {
+		t.Fatalf("the regex matches %d events, want %d (two lines each)", len(matches), want)
+	}
+	var out []shivizEvent
+	for _, m := range matches {
+		ev := shivizEvent{host: m[re.SubexpIndex("host")], text: m[re.SubexpIndex("event")]}
+		if err := json.Unmarshal([]byte(m[re.SubexpIndex("clock")]), &ev.clock); err != nil {
+			t.Fatalf("clock %q: %v", m[re.SubexpIndex("clock")], err)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+var midRE = regexp.MustCompile(`\(mid (\d+)\)`)
+
+// checkShiVizClocks checks ShiViz's rules over every event: each host's own entry
+// starts at 1 and rises by exactly 1 per event; a receive is the element-wise max of
+// the host's previous clock and the sender's clock at the send, then a tick; any
+// other event is a tick; no entry ever decreases, and every entry names an event
+// that was logged before. It returns the number of events per host.
+func checkShiVizClocks(t *testing.T, evs []shivizEvent) map[string]uint64 {
+	t.Helper()
+	prev := map[string]map[string]uint64{}
+	count := map[string]uint64{}
+	sends := map[string]map[string]uint64{}
+	for i, ev := range evs {
+		p := prev[ev.host]
+		want := map[string]uint64{}
+		for h, v := range p {
+			want[h] = v
+		}
+		if strings.HasPrefix(ev.text, "recv ") {
+			m := midRE.FindStringSubmatch(ev.text)
+			if m == nil {
+				t.Fatalf("event %d: receive without a message id: %q", i, ev.text)
+			}
+			if sc, ok := sends[m[1]]; ok {
+				for h, v := range sc {
+					want[h] = max(want[h], v)
+				}
+			}
+		}
+		want[ev.host]++
+		if len(want) != len(ev.clock) {
+			t.Fatalf("event %d (%s %q): clock %v, want %v", i, ev.host, ev.text, ev.clock, want)
+		}
+		for h, v := range want {
+			if ev.clock[h] != v {
+				t.Fatalf("event %d (%s %q): clock %v, want %v", i, ev.host, ev.text, ev.clock, want)
+			}
+		}
+		for h, v := range ev.clock {
+			if v == 0 {
+				t.Fatalf("event %d: zero entry for %s", i, h)
+			}
+			if h != ev.host && v > count[h] {
+				t.Fatalf("event %d: entry %s:%d names an event %s has not logged (it has %d)", i, h, v, h, count[h])
+			}
+		}
+		count[ev.host]++
+		if ev.clock[ev.host] != count[ev.host] {
+			t.Fatalf("event %d: own entry %d, want %d", i, ev.clock[ev.host], count[ev.host])
+		}
+		prev[ev.host] = ev.clock
+		if strings.HasPrefix(ev.text, "send ") {
+			m := midRE.FindStringSubmatch(ev.text)
+			if m == nil {
+				t.Fatalf("event %d: send without a message id: %q", i, ev.text)
+			}
+			sends[m[1]] = ev.clock
+		}
+	}
+	return count
+}
+
+// TestShiVizClocks checks the clock rules over every event of every preset and of
+// the faults scenario, whole and in a window, and that each host logs exactly the
+// events the format promises.
+func TestShiVizClocks(t *testing.T) {
+	for name, tr := range allTraces(t) {
+		t.Run(name, func(t *testing.T) {
+			evs := parseShiViz(t, export(t, tr, Flags{Format: "shiviz"}))
+			count := checkShiVizClocks(t, evs)
+			want := map[string]uint64{}
+			for i := range tr.Events {
+				e := &tr.Events[i]
+				switch e.Ev {
+				case trace.Send:
+					want[e.From.String()]++
+				case trace.Deliver:
+					want[e.To.String()]++
+				case trace.Crash, trace.Recover, trace.StatusEv, trace.Log, trace.Request:
+					want[e.Node.String()]++
+				}
+			}
+			if fmt.Sprint(count) != fmt.Sprint(want) {
+				t.Errorf("events per host %v, want %v", count, want)
+			}
+			// a window: later half, two or three nodes
+			ids := tr.Header.Info.IDs
+			nodes := joinIDs(ids[len(ids)/2:], ",")
+			end := tr.Events[len(tr.Events)-1].T
+			win := parseShiViz(t, export(t, tr, Flags{Format: "shiviz", From: fmt.Sprintf("%dus", end/2), Nodes: nodes}))
+			checkShiVizClocks(t, win)
+			for _, ev := range win {
+				if !strings.Contains(nodes, ev.host) {
+					t.Fatalf("window of %s logs an event of %s", nodes, ev.host)
+				}
+			}
+		})
+	}
+}
+
+// TestShiVizRevivedNodeKeepsCounting: n1 crashes and recovers in the faults
+// scenario; its first event after recovering continues its count.
+func TestShiVizRevivedNodeKeepsCounting(t *testing.T) {
+	evs := parseShiViz(t, export(t, record(t, faultsFile), Flags{Format: "shiviz"}))
+	var last uint64
+	seen := false
+	for _, ev := range evs {
+		if ev.host != "n1" {
+			continue
+		}
+		if strings.HasPrefix(ev.text, "recover ") {
+			seen = true
+			if ev.clock["n1"] != last+1 || last < 2 {
+				t.Fatalf("recover has own entry %d after %d", ev.clock["n1"], last)
+			}
+		}
+		last = ev.clock["n1"]
+	}
+	if !seen {
+		t.Fatal("no recover event for n1")
+	}
+}
+
+// mermaidLine is every statement the Mermaid export writes.
+var mermaidLine = regexp.MustCompile(`^(sequenceDiagram|    %% .*|    autonumber|    participant n\d+|` +
+	`\s+n\d+(->>|-x)n\d+: (?P<msg>.+)|\s+Note over n\d+(,n\d+)?: (?P<note>.+)|    rect rgba\([\d, .]+\)|    end)$`)
+
+var entity = regexp.MustCompile(`#\d+;`)
+
+// checkMermaid checks that every line is a known statement, that message and note
+// texts are safe (after removing entity codes: no ";", "#", "%" or "<", and no word
+// "end"), and that rect and end pair up.
+func checkMermaid(t *testing.T, diagram string) {
+	t.Helper()
+	depth := 0
+	for i, l := range strings.Split(strings.TrimSuffix(diagram, "\n"), "\n") {
+		m := mermaidLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("line %d: not a statement of the export: %q", i+1, l)
+		}
+		text := m[mermaidLine.SubexpIndex("msg")] + m[mermaidLine.SubexpIndex("note")]
+		plain := entity.ReplaceAllString(text, "")
+		if strings.ContainsAny(plain, ";#%<>") {
+			t.Fatalf("line %d: unescaped character in %q", i+1, l)
+		}
+		for _, w := range strings.FieldsFunc(plain, func(r rune) bool { return !isWordRune(r) }) {
+			if strings.EqualFold(w, "end") {
+				t.Fatalf("line %d: bare word end in %q", i+1, l)
+			}
+		}
+		switch strings.TrimSpace(l) {
+		case "end":
+			depth--
+			if depth < 0 {
+				t.Fatalf("line %d: end without rect", i+1)
+			}
+		default:
+			if strings.HasPrefix(strings.TrimSpace(l), "rect ") {
+				if depth > 0 {
+					t.Fatalf("line %d: nested rect", i+1)
+				}
+				depth++
+			}
+		}
+	}
+	if depth != 0 {
+		t.Fatal("rect left open")
+	}
+}
+
+// TestMermaidEscaping puts ";", "#", "end" and other troublemakers into marker and
+// alert texts and checks that the diagram still parses as the statements it means.
+func TestMermaidEscaping(t *testing.T) {
+	ids := []node.ID{1, 2, 3}
+	tr := &trace.Trace{Header: trace.Header{Format: trace.Format, Version: trace.Version, Seed: 1,
+		Info: trace.Info{Name: "escapes", Algorithm: "omega", Family: "detector", IDs: ids}}}
+	add := func(e trace.Event) {
+		e.Seq = uint64(len(tr.Events) + 1)
+		tr.Events = append(tr.Events, e)
+	}
+	nasty := []string{
+		"end",
+		"End of phase 1; then # 2",
+		"a;b#c end",
+		"the end.",
+		"%%{init: {'theme':'dark'}}%%",
+		"<br>line<script>",
+		"style n1 fill:#f00;",
+		"classDef x fill:#f00;",
+		"multi\nline end",
+	}
+	msg := &node.Message{Type: "END"}
+	add(trace.Event{T: 1, Ev: trace.Send, From: 1, To: 2, MID: 1, Msg: msg})
+	add(trace.Event{T: 2, Ev: trace.Deliver, From: 1, To: 2, MID: 1, Msg: msg})
+	add(trace.Event{T: 3, Ev: trace.Partition, Groups: [][]node.ID{{1}, {2, 3}}})
+	for i, s := range nasty {
+		add(trace.Event{T: int64(10 + i), Ev: trace.Marker, Text: s})
+		add(trace.Event{T: int64(10 + i), Ev: trace.Alert, Kind: "split;brain#end", Text: s})
+	}
+	add(trace.Event{T: 30, Ev: trace.Heal})
+	add(trace.Event{T: 31, Ev: trace.Send, From: 2, To: 3, MID: 2, Msg: &node.Message{Type: "a;b#end"}})
+	add(trace.Event{T: 32, Ev: trace.Drop, From: 2, To: 3, MID: 2, Msg: &node.Message{Type: "a;b#end"}, Reason: "loss"})
+	var b bytes.Buffer
+	if err := Mermaid(&b, tr, All()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	checkMermaid(t, out)
+	for _, want := range []string{
+		"    rect rgba(255, 99, 71, 0.15)\n",
+		"        Note over n1,n3: marker: #101;nd\n",
+		"        Note over n1,n3: marker: #69;nd of phase 1#59; then #35; 2\n",
+		"        Note over n1,n3: alert split#59;brain#35;#101;nd: a#59;b#35;c #101;nd\n",
+		"        Note over n1,n3: marker: the #101;nd.\n",
+		"        Note over n1,n3: marker: #60;br#62;line#60;script#62;\n",
+		"        Note over n1,n3: marker: #115;tyle n1 fill:#35;f00#59;\n",
+		"        Note over n1,n3: marker: multi line #101;nd\n",
+		"    end\n    Note over n1,n3: heal\n",
+		"    n1->>n2: #69;ND\n",
+		"    n2-xn3: a#59;b#35;#101;nd (lost: loss)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	// Words that merely contain "end" stay as they are.
+	if got := mmText("endless backend ending"); got != "endless backend ending" {
+		t.Errorf("mmText changed words containing end: %q", got)
+	}
+}
+
+// TestMermaidEveryTrace checks the statements of every trace's diagram, and of the
+// diagram embedded in its report.
+func TestMermaidEveryTrace(t *testing.T) {
+	for name, tr := range allTraces(t) {
+		t.Run(name, func(t *testing.T) {
+			out := export(t, tr, Flags{Format: "mermaid"})
+			if strings.HasPrefix(out, "%%") { // the size warning
+				_, out, _ = strings.Cut(out, "\n")
+			}
+			checkMermaid(t, out)
+			ids := tr.Header.Info.IDs
+			for i, l := range strings.Split(out, "\n")[3 : 3+len(ids)] {
+				if l != "    participant "+ids[i].String() {
+					t.Fatalf("participant line %q, want %v in id order", l, ids[i])
+				}
+			}
+			md := export(t, tr, Flags{Format: "md"})
+			_, block, ok := strings.Cut(md, "```mermaid\n")
+			block, _, ok2 := strings.Cut(block, "```\n")
+			if !ok || !ok2 {
+				t.Fatal("no mermaid block in the report")
+			}
+			checkMermaid(t, block)
+			if n := strings.Count(block, "->>") + strings.Count(block, "-x"); n > DiagramMessages {
+				t.Errorf("report diagram has %d messages, want at most %d", n, DiagramMessages)
+			}
+		})
+	}
+}
+
+// TestCSV reads the export back with encoding/csv: one row per event, fields in
+// the header's columns.
+func TestCSV(t *testing.T) {
+	tr := record(t, faultsFile)
+	out := export(t, tr, Flags{Format: "csv"})
+	if !strings.Contains(out, "\r\n") || strings.Contains(strings.ReplaceAll(out, "\r\n", ""), "\n") {
+		t.Error("rows should end with CRLF (RFC 4180)")
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rows[0], ",") != strings.Join(CSVHeader, ",") {
+		t.Fatalf("header %v", rows[0])
+	}
+	if len(rows)-1 != len(tr.Events) {
+		t.Fatalf("%d rows, want %d events", len(rows)-1, len(tr.Events))
+	}
+	col := map[string]int{}
+	for i, h := range CSVHeader {
+		col[h] = i
+	}
+	for i, row := range rows[1:] {
+		e := &tr.Events[i]
+		if row[col["seq"]] != strconv.FormatUint(e.Seq, 10) || row[col["t_us"]] != strconv.FormatInt(e.T, 10) || row[col["ev"]] != e.Ev {
+			t.Fatalf("row %d: %v for event %+v", i+1, row, e)
+		}
+		if e.Msg != nil && row[col["type"]] != e.Msg.Type {
+			t.Fatalf("row %d: type %q, want %q", i+1, row[col["type"]], e.Msg.Type)
+		}
+		if e.Ev == trace.Marker && row[col["text"]] != e.Text {
+			t.Fatalf("row %d: text %q, want %q", i+1, row[col["text"]], e.Text)
+		}
+		if e.Ev == trace.Partition && row[col["groups"]] != "n1 n2 | n3 n4" {
+			t.Fatalf("row %d: groups %q", i+1, row[col["groups"]])
+		}
+	}
+	// A window of n3 and n4 after GST.
+	rows, err = csv.NewReader(strings.NewReader(export(t, tr, Flags{Format: "csv", From: "1s", Nodes: "n3,n4"}))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows[1:] {
+		tus, _ := strconv.ParseInt(row[col["t_us"]], 10, 64)
+		for _, c := range []string{"node", "from", "to"} {
+			if v := row[col[c]]; v != "" && v != "n3" && v != "n4" && (c == "node" || row[col["ev"]] != trace.Cut) {
+				t.Fatalf("window n3,n4 has %v", row)
+			}
+		}
+		if tus < 1e6 {
+			t.Fatalf("window from 1s has %v", row)
+		}
+	}
+}
+
+// TestMarkdownTextbook checks the measured and textbook counts of the mutual
+// exclusion presets, which run without failures: they must agree where the
+// algorithm has no self-messages or contention extras.
+func TestMarkdownTextbook(t *testing.T) {
+	for _, c := range []struct{ preset, want string }{
+		{"ricart", "| textbook: 2(N−1), N = 5 | 8 |"},
+		{"ricart", "| measured: 360 sent / 45 | 8 |"},
+		{"lamport", "| textbook: 3(N−1), N = 5 | 12 |"},
+		{"lamport", "| measured: 552 sent / 46 | 12 |"},
+		{"central", "| textbook: 3: REQUEST, GRANT, RELEASE (none when the coordinator itself enters), N = 5 | 3 |"},
+		{"maekawa", "| textbook: 3(\\|V\\|−1), \\|V\\| = 5 on average over the entries, N = 9 | 12 |"},
+		{"omega-crash", "Elections: 2 "},
+		{"omega-crash", "| n1 | 3s | 3.16669s | 166.69ms |"},
+		{"tokenring", "| textbook | none for tokenring |"},
+	} {
+		md := export(t, record(t, c.preset), Flags{Format: "md"})
+		if !strings.Contains(md, c.want) {
+			t.Errorf("%s report lacks %q", c.preset, c.want)
+		}
+	}
+}
