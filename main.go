@@ -15,6 +15,7 @@ import (
 	"github.com/clusterlab/clusterlab/algos"
 	_ "github.com/clusterlab/clusterlab/algos/all"
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/netsim/trace/export"
 	"github.com/clusterlab/clusterlab/presets"
 	"github.com/clusterlab/clusterlab/session"
 )
@@ -138,11 +139,53 @@ func (c *verifyCmd) Run() error {
 	return nil
 }
 
+type exportCmd struct {
+	File   string `arg:"" help:"Trace file to export." type:"existingfile"`
+	Format string `required:"" help:"md (a homework report), mermaid (a sequence diagram), shiviz (a ShiViz log), csv (one row per event) or cast (an asciicast of the dashboard)." placeholder:"FORMAT"`
+	From   string `help:"Start of the window in virtual time, such as 2s." placeholder:"T"`
+	To     string `help:"End of the window in virtual time, such as 5s." placeholder:"T"`
+	Nodes  string `help:"Only these nodes' events and the messages among them, such as n1,n2 (not with cast)." placeholder:"n1,n2,…"`
+	Output string `short:"o" help:"Write to this file instead of stdout; an existing file is never overwritten without --force." placeholder:"OUT"`
+	Force  bool   `help:"Overwrite the -o file if it exists."`
+	Size   string `help:"cast: the terminal size in cells." default:"120x36"`
+	FPS    int    `name:"fps" help:"cast: frames per second of virtual time." default:"10"`
+	Idle   string `help:"cast: the longest pause kept (0 keeps every pause)." default:"1s"`
+}
+
+func (c *exportCmd) Run() error {
+	f, err := os.Open(c.File)
+	if err != nil {
+		return badInput(err)
+	}
+	t, err := trace.Read(f, c.File)
+	f.Close()
+	if err != nil {
+		return badInput(err)
+	}
+	o, err := export.ParseOptions(t, export.Flags{Format: c.Format, From: c.From, To: c.To, Nodes: c.Nodes, Size: c.Size, FPS: c.FPS, Idle: c.Idle})
+	if err != nil {
+		return badInput(err)
+	}
+	if c.Output == "" {
+		return export.Write(os.Stdout, t, o)
+	}
+	out, err := session.Create(c.Output, c.Force)
+	if err != nil {
+		return badInput(err)
+	}
+	err = export.Write(out, t, o)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 var cli struct {
 	Sim     simCmd     `cmd:"" help:"Run a scenario headless, as fast as possible, and print a summary."`
 	Presets presetsCmd `cmd:"" help:"List the embedded scenarios."`
 	Algos   algosCmd   `cmd:"" help:"List the algorithms and their parameters."`
 	Verify  verifyCmd  `cmd:"" help:"Re-run a recording from its header, seed and user actions, and check it event by event."`
+	Export  exportCmd  `cmd:"" help:"Export a recording: a Markdown report, a Mermaid diagram, a ShiViz log, CSV or an asciicast."`
 }
 
 func main() {
