@@ -18,6 +18,7 @@ import (
 	"github.com/clusterlab/clusterlab/netsim/trace/export"
 	"github.com/clusterlab/clusterlab/presets"
 	"github.com/clusterlab/clusterlab/session"
+	"github.com/clusterlab/clusterlab/tui"
 )
 
 // exitError carries an exit code: 1 for failed expectations or verification, 2 for
@@ -123,6 +124,61 @@ func (algosCmd) Run() error {
 	return nil
 }
 
+// defaultPreset is what `clusterlab` with no arguments opens.
+const defaultPreset = "bully"
+
+type runCmd struct {
+	scenarioFlags
+	Record string  `help:"Record the session to this trace file (JSONL); R in the dashboard also records." placeholder:"FILE"`
+	Force  bool    `help:"Overwrite the --record file if it exists."`
+	Speed  float64 `help:"Virtual seconds per wall second (0.01 to 1000; 0 is as fast as possible)." default:"1"`
+	Paused bool    `help:"Start paused."`
+}
+
+func (c *runCmd) Run() error {
+	src := c.source()
+	if src.Preset == "" && src.File == "" {
+		src.Preset = defaultPreset
+		if _, err := presets.Load(defaultPreset); err != nil {
+			src.Preset = "omega-crash"
+		}
+	}
+	if c.Speed < 0 || (c.Speed > 0 && (c.Speed < 0.01 || c.Speed > 1000)) {
+		return badInput(fmt.Errorf("--speed: found %v, expected 0 (as fast as possible) or 0.01 to 1000", c.Speed))
+	}
+	s, cfg, err := session.Open(src)
+	if err != nil {
+		return badInput(err)
+	}
+	live, err := session.NewLive(s, cfg, session.LiveOptions{Record: c.Record, Force: c.Force, Speed: c.Speed, Paused: c.Paused})
+	if err != nil {
+		return badInput(err)
+	}
+	seed := cfg.Seed
+	err = tui.Run(live, tui.Options{Title: s.Name, Seed: &seed})
+	// Closing flushes a recording in progress, however the dashboard ended.
+	if cerr := live.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+type replayCmd struct {
+	File  string  `arg:"" help:"Trace file to replay." type:"existingfile"`
+	Speed float64 `help:"Playback speed (virtual seconds per wall second)." default:"1"`
+}
+
+func (c *replayCmd) Run() error {
+	r, err := session.OpenReplay(c.File)
+	if err != nil {
+		return badInput(err)
+	}
+	defer r.Close()
+	r.SetSpeed(c.Speed)
+	seed := r.Header.Seed
+	return tui.Run(r, tui.Options{Title: r.Header.Info.Name, Seed: &seed})
+}
+
 type verifyCmd struct {
 	File string `arg:"" help:"Trace file to verify." type:"existingfile"`
 }
@@ -181,6 +237,8 @@ func (c *exportCmd) Run() error {
 }
 
 var cli struct {
+	Run     runCmd     `cmd:"" default:"withargs" help:"Open the dashboard on a live cluster (the default: the bully demo)."`
+	Replay  replayCmd  `cmd:"" help:"Open the dashboard on a recording, with no simulation running."`
 	Sim     simCmd     `cmd:"" help:"Run a scenario headless, as fast as possible, and print a summary."`
 	Presets presetsCmd `cmd:"" help:"List the embedded scenarios."`
 	Algos   algosCmd   `cmd:"" help:"List the algorithms and their parameters."`
