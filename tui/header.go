@@ -116,6 +116,8 @@ func gstText(s *trace.Snapshot) string {
 		return "synchronous since " + fmtT(max(s.GSTAt, 0))
 	case s.GSTAt < 0:
 		return "async · GST never"
+	case s.GSTAt <= s.T:
+		return "async · GST due"
 	default:
 		return "async · GST in " + fmtDur(s.GSTAt-s.T)
 	}
