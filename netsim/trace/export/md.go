@@ -246,7 +246,9 @@ func (r *report) write(b *bufio.Writer) {
 	if len(r.timeline) == 0 {
 		p("No faults, markers or leader changes.\n\n")
 	} else {
-		p("A leader change is a node naming a leader other than the one it named last; changes to the same leader in a row are one line.\n\n")
+		if slices.ContainsFunc(r.timeline, func(row timelineRow) bool { return row.leader != nil }) {
+			p("A leader change is a node naming a leader other than the one it named last; changes to the same leader in a row are one line.\n\n")
+		}
 		p("| time | event |\n|---:|---|\n")
 		for _, row := range r.timeline {
 			text := row.text
@@ -277,7 +279,7 @@ func (r *report) write(b *bufio.Writer) {
 		for _, k := range kinds {
 			parts = append(parts, fmt.Sprintf("%s %d", k, r.alertKinds[k]))
 		}
-		p("%d alerts: %s.\n\n", len(r.alerts), mdText(strings.Join(parts, ", ")))
+		p("%s: %s.\n\n", plural(len(r.alerts), "alert"), mdText(strings.Join(parts, ", ")))
 		p("| time | alert | details |\n|---:|---|---|\n")
 		for i, a := range r.alerts {
 			if i == 50 {
@@ -659,6 +661,14 @@ func mdText(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	s = strings.ReplaceAll(s, "<", "&lt;")
 	return strings.ReplaceAll(s, ">", "&gt;")
+}
+
+// plural is "1 alert", "2 alerts".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // trimFloat renders x with at most two decimals and no trailing zeros.
