@@ -11,12 +11,13 @@ import (
 	"github.com/clusterlab/clusterlab/node"
 )
 
-// CSVHeader names the CSV columns. Message fields are split out (msg_id, msg_term,
-// msg_ts, msg_flag) and so is a status (role, leader, term, status_inc, cs,
-// suspects, counters), so that a spreadsheet can filter on any of them. Empty cells
-// are fields the event does not have.
-var CSVHeader = []string{"seq", "t_us", "ev", "node", "from", "to", "mid", "type", "msg_id", "msg_term", "msg_ts", "msg_flag",
-	"dup", "local", "reason", "name", "value", "inc", "kind", "text", "by", "ok",
+// CSVHeader names the CSV columns: the common ones first (seq, t_us, ev, node, from,
+// to, type, mid, reason, text), then the rest. Message fields are split out (msg_id,
+// msg_term, msg_ts, msg_flag) and so is a status (role, leader, term, status_inc,
+// cs, suspects, counters), so that a spreadsheet can filter on any of them. Empty
+// cells are fields the event does not have.
+var CSVHeader = []string{"seq", "t_us", "ev", "node", "from", "to", "type", "mid", "reason", "text",
+	"msg_id", "msg_term", "msg_ts", "msg_flag", "dup", "local", "name", "value", "inc", "kind", "by", "ok",
 	"role", "leader", "term", "status_inc", "cs", "suspects", "counters", "groups"}
 
 // CSV writes one row per event of the window, after a header row (CSVHeader), as
@@ -68,50 +69,85 @@ func csvRow(row []string, e *trace.Event) {
 		}
 		return ""
 	}
-	row[0] = strconv.FormatUint(e.Seq, 10)
-	row[1] = strconv.FormatInt(e.T, 10)
-	row[2] = e.Ev
-	row[3] = id(e.Node)
-	row[4] = id(e.From)
-	row[5] = id(e.To)
+	row[colSeq] = strconv.FormatUint(e.Seq, 10)
+	row[colT] = strconv.FormatInt(e.T, 10)
+	row[colEv] = e.Ev
+	row[colNode] = id(e.Node)
+	row[colFrom] = id(e.From)
+	row[colTo] = id(e.To)
 	if e.MID != 0 {
-		row[6] = strconv.FormatUint(e.MID, 10)
+		row[colMID] = strconv.FormatUint(e.MID, 10)
 	}
+	row[colReason] = e.Reason
+	row[colText] = e.Text
 	if m := e.Msg; m != nil {
-		row[7] = m.Type
-		row[8] = id(m.ID)
-		row[9] = num(m.Term)
-		row[10] = num(m.Stamp)
-		row[11] = flag(m.Flag)
+		row[colType] = m.Type
+		row[colMsgID] = id(m.ID)
+		row[colMsgTerm] = num(m.Term)
+		row[colMsgTS] = num(m.Stamp)
+		row[colMsgFlag] = flag(m.Flag)
 	}
-	row[12] = flag(e.Dup)
-	row[13] = flag(e.Local)
-	row[14] = e.Reason
-	row[15] = e.Name
-	row[16] = e.Value
-	row[17] = num(e.Inc)
-	row[18] = e.Kind
-	row[19] = e.Text
-	row[20] = e.By
+	row[colDup] = flag(e.Dup)
+	row[colLocal] = flag(e.Local)
+	row[colName] = e.Name
+	row[colValue] = e.Value
+	row[colInc] = num(e.Inc)
+	row[colKind] = e.Kind
+	row[colBy] = e.By
 	if e.OK != nil {
-		row[21] = strconv.FormatBool(*e.OK)
+		row[colOK] = strconv.FormatBool(*e.OK)
 	}
 	if s := e.Status; s != nil {
-		row[22] = s.Role
-		row[23] = id(s.Leader)
-		row[24] = num(s.Term)
-		row[25] = num(s.Inc)
+		row[colRole] = s.Role
+		row[colLeader] = id(s.Leader)
+		row[colTerm] = num(s.Term)
+		row[colStatusInc] = num(s.Inc)
 		if s.CS != node.CSNone {
-			row[26] = s.CS.String()
+			row[colCS] = s.CS.String()
 		}
-		row[27] = joinIDs(s.Suspects, " ")
+		row[colSuspects] = joinIDs(s.Suspects, " ")
 		var cs []string
 		for _, c := range s.Counters {
 			cs = append(cs, c.Name+"="+strconv.FormatInt(c.Value, 10))
 		}
-		row[28] = strings.Join(cs, " ")
+		row[colCounters] = strings.Join(cs, " ")
 	}
 	if e.Groups != nil {
-		row[29] = groupsText(e.Groups)
+		row[colGroups] = groupsText(e.Groups)
 	}
 }
+
+// Column indexes, in CSVHeader's order.
+const (
+	colSeq = iota
+	colT
+	colEv
+	colNode
+	colFrom
+	colTo
+	colType
+	colMID
+	colReason
+	colText
+	colMsgID
+	colMsgTerm
+	colMsgTS
+	colMsgFlag
+	colDup
+	colLocal
+	colName
+	colValue
+	colInc
+	colKind
+	colBy
+	colOK
+	colRole
+	colLeader
+	colTerm
+	colStatusInc
+	colCS
+	colSuspects
+	colCounters
+	colGroups
+	numCols
+)

@@ -386,3 +386,15 @@ func TestMarkdownTextbook(t *testing.T) {
 		}
 	}
 }
+
+func TestCSVHeaderMatchesColumns(t *testing.T) {
+	if len(CSVHeader) != numCols {
+		t.Fatalf("%d header names, %d columns", len(CSVHeader), numCols)
+	}
+	for i, want := range map[int]string{colSeq: "seq", colType: "type", colMID: "mid", colText: "text", colMsgFlag: "msg_flag",
+		colOK: "ok", colStatusInc: "status_inc", colGroups: "groups"} {
+		if CSVHeader[i] != want {
+			t.Errorf("column %d is %q, want %q", i, CSVHeader[i], want)
+		}
+	}
+}
