@@ -274,6 +274,9 @@ func TestMermaidEscaping(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
+	if got := mmText("wrap: x"); got != "#119;rap: x" {
+		t.Errorf("mmText(wrap: x) = %q, want the directive broken", got)
+	}
 	// Words that merely contain "end" stay as they are.
 	if got := mmText("endless backend ending"); got != "endless backend ending" {
 		t.Errorf("mmText changed words containing end: %q", got)

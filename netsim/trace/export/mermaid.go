@@ -188,7 +188,8 @@ events:
 // statement or start a comment (";", "#"), "%" (comments), "<", ">" and "&" (HTML)
 // become entity codes such as #59;, and the first letter of the word "end" (and of
 // "style" and "classDef", which Mermaid's entity pre-pass treats specially) is
-// written as an entity code, so that "end" shows as end but cannot close a block.
+// written as an entity code, so that "end" shows as end but cannot close a block;
+// so is the first letter of a leading "wrap:" or "nowrap:" (a text directive).
 func mmText(s string) string {
 	s = oneLine(s)
 	var b strings.Builder
@@ -199,7 +200,8 @@ func mmText(s string) string {
 			fmt.Fprintf(&b, "#%d;", r)
 		case (r == 'e' || r == 'E') && wordAt(s, i, "end"),
 			(r == 's' || r == 'S') && prefixFold(s[i:], "style"),
-			(r == 'c' || r == 'C') && prefixFold(s[i:], "classdef"):
+			(r == 'c' || r == 'C') && prefixFold(s[i:], "classdef"),
+			i == 0 && (prefixFold(s, "wrap:") || prefixFold(s, "nowrap:")):
 			fmt.Fprintf(&b, "#%d;", r)
 		default:
 			b.WriteString(s[i : i+size])
