@@ -163,6 +163,15 @@ func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 		if final {
 			break
 		}
+		// Skip the frames in which nothing happens: the next one to look at is the
+		// first at or after the next event (or the end).
+		next := end
+		if i < len(evs) && evs[i].T < end {
+			next = evs[i].T
+		}
+		if nk := (next - start + step - 1) / step; nk > k+1 {
+			k = nk - 1
+		}
 	}
 	return bw.Flush()
 }
