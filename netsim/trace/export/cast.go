@@ -89,8 +89,10 @@ func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 	}
 	i := 0
 	for ; i < len(evs) && evs[i].T < start; i++ {
-		lead.see(&evs[i])
-		st.Apply(&evs[i])
+		if !malformed(&evs[i]) {
+			lead.see(&evs[i])
+			st.Apply(&evs[i])
+		}
 	}
 	step := int64(1e6) / int64(o.FPS)
 	idle := o.Idle.Microseconds()
@@ -109,6 +111,9 @@ func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 		clear(newLeader)
 		for ; i < len(evs) && evs[i].T <= ft; i++ {
 			e := &evs[i]
+			if malformed(e) {
+				continue
+			}
 			if _, ch := lead.see(e); ch {
 				newLeader[e.Status.Leader] = append(newLeader[e.Status.Leader], e.Node)
 			}

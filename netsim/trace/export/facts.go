@@ -202,6 +202,9 @@ func (a *agreement) see(e *trace.Event) {
 	a.changed = false
 	switch e.Ev {
 	case trace.StatusEv:
+		if e.Status == nil {
+			return
+		}
 		a.leader[e.Node] = e.Status.Leader
 	case trace.Crash:
 		a.up[e.Node] = false
@@ -233,6 +236,12 @@ func (a *agreement) see(e *trace.Event) {
 	if a.agreed != node.None && !a.up[a.agreed] {
 		a.agreed = node.None
 	}
+}
+
+// malformed reports an event the reader would have refused: a message event
+// without its message or a status event without its status. Exports skip them.
+func malformed(e *trace.Event) bool {
+	return e.IsMessage() && e.Msg == nil || e.Ev == trace.StatusEv && e.Status == nil
 }
 
 // oneLine folds a text onto one line.

@@ -401,3 +401,30 @@ func TestCSVHeaderMatchesColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyAndMalformedTraces: a trace with no events, and one with events the
+// reader would refuse, export without panicking in every format.
+func TestEmptyAndMalformedTraces(t *testing.T) {
+	hdr := trace.Header{Format: trace.Format, Version: trace.Version, Info: trace.Info{Name: "x", Algorithm: "ricart", Family: "mutex", IDs: []node.ID{1, 2}}}
+	empty := &trace.Trace{Header: hdr}
+	bad := &trace.Trace{Header: hdr, Events: []trace.Event{
+		{Seq: 1, T: 1, Ev: trace.Send, From: 1, To: 2, MID: 1},
+		{Seq: 2, T: 2, Ev: trace.StatusEv, Node: 1},
+		{Seq: 3, T: 3, Ev: trace.Deliver, From: 1, To: 2, MID: 1},
+		{Seq: 4, T: 4, Ev: trace.Crash, Node: 9},
+	}}
+	for _, tr := range []*trace.Trace{empty, bad} {
+		for _, f := range Formats {
+			out := export(t, tr, Flags{Format: f})
+			if out == "" {
+				t.Errorf("%s of %d events: empty output", f, len(tr.Events))
+			}
+			if f == "cast" {
+				parseCast(t, out)
+			}
+			if f == "shiviz" {
+				checkShiVizClocks(t, parseShiViz(t, out))
+			}
+		}
+	}
+}

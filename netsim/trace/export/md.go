@@ -95,6 +95,9 @@ func gather(t *trace.Trace, w Window) *report {
 		if e.T > w.To || (w.LastSeq != 0 && e.Seq > w.LastSeq) {
 			break
 		}
+		if malformed(e) {
+			continue
+		}
 		keep := w.Keep(e)
 		oldLeader, changed := lead.see(e)
 		wasAgreed := agree.agreed
@@ -546,7 +549,7 @@ func (r *report) diagramWindow() (Window, string) {
 	anchor := -1
 	for i := range evs {
 		e := &evs[i]
-		if !w.Keep(e) {
+		if !w.Keep(e) || malformed(e) {
 			continue
 		}
 		if e.Ev == trace.Deliver && !e.Local || e.Ev == trace.Drop {

@@ -81,6 +81,9 @@ func mermaid(b *strings.Builder, t *trace.Trace, w Window, indent string) int {
 events:
 	for i := range t.Events {
 		e := &t.Events[i]
+		if malformed(e) {
+			continue
+		}
 		oldLeader, changed := lead.see(e)
 		oldCS := cs[e.Node]
 		if e.Ev == trace.StatusEv {
