@@ -25,7 +25,7 @@ type Expectation struct {
 }
 
 // ExpectGrammar summarises the expectation grammar.
-const ExpectGrammar = `leaders == K (or <=, >=) | agree nX | suspects nA nB | not suspects nA nB | up nX | down nX | alert KIND | no alert KIND | sent TYPE <= K (or ==, >=) | false-suspicions before|after gst == K (or <=, >=)`
+const ExpectGrammar = `leaders == K (or <=, >=) | agree nX | suspects nA nB | not suspects nA nB | up nX | down nX | alert KIND | no alert KIND | sent TYPE <= K (or ==, >=) | false-suspicions before|after gst == K (or <=, >=) | leader nA == nB | leader nA == none`
 
 // AlertKinds lists the alerts monitors raise.
 var AlertKinds = []string{"split-brain", "no-leader", "mutex", "starvation", "order", alertFalseSuspicion}
@@ -66,6 +66,16 @@ func ParseExpect(s string, ids []node.ID) (Expectation, error) {
 		e.word = toks[1].s
 		p.toks = toks[2:]
 		err = p.compare(&e, "false-suspicions after gst == 0")
+	case "leader":
+		if err = p.arity(3, "leader nA == nB"); err == nil {
+			if e.a, err = p.node(toks[1]); err == nil {
+				if toks[2].s != "==" {
+					err = p.errAt(toks[2].col, "found %q, expected ==", toks[2].s)
+				} else if toks[3].s != "none" {
+					e.b, err = p.node(toks[3])
+				}
+			}
+		}
 	case "agree", "up", "down":
 		if err = p.arity(1, head.s+" nX"); err == nil {
 			e.a, err = p.node(toks[1])
@@ -162,6 +172,10 @@ func (e *Expectation) check(w *World) Result {
 		}
 		r.OK = r.OK && w.proc(e.a).up
 		r.Got = strings.Join(views, " ")
+	case "leader":
+		st := w.proc(e.a).status
+		r.OK = st.Leader == e.b
+		r.Got = fmt.Sprintf("%v believes %v leads", e.a, st.Leader)
 	case "up", "down":
 		up := w.proc(e.a).up
 		r.OK = up == (e.kind == "up")

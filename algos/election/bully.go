@@ -1,0 +1,232 @@
+package election
+
+import (
+	"time"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// Bully message types.
+const (
+	MsgElection    = "ELECTION"
+	MsgAnswer      = "ANSWER"
+	MsgCoordinator = "COORDINATOR"
+	MsgHeartbeat   = "HEARTBEAT"
+)
+
+// Bully timers.
+const (
+	timerAnswer = "answer" // waiting for an ANSWER to our ELECTION
+	timerCoord  = "coord"  // got an ANSWER, waiting for the COORDINATOR
+	timerWatch  = "watch"  // the coordinator's silence that means it failed
+	timerBeat   = "beat"   // the coordinator's heartbeat period
+)
+
+// Bully is Garcia-Molina's bully election (1982), as in the course notes
+// ("algoritmo valentão"): the highest live id becomes coordinator.
+//
+//   - A process that suspects the coordinator, because it heard nothing from it for
+//     `timeout`, sends ELECTION to every higher id.
+//   - If no ANSWER comes within T = 2·t_trans + t_proc, it becomes coordinator and
+//     sends COORDINATOR to every lower id.
+//   - If an ANSWER comes, it waits for a COORDINATOR and starts again if none comes.
+//   - A process that gets ELECTION from a lower id answers and starts its own
+//     election, unless it already runs one.
+//   - A revived process starts an election: with the highest id it takes over from a
+//     working coordinator (the bullying).
+//
+// Messages carry nothing beyond their type and sender. Departures from the notes,
+// each to make failures visible in a running lab rather than in a proof:
+//   - After an ANSWER it waits 2T, not T, for the COORDINATOR. The process that
+//     answered first runs its own election, which takes up to T, and its
+//     COORDINATOR then needs one more transmission: with exactly T the deadline ties
+//     with the COORDINATOR's arrival whenever delays are equal, and the election
+//     restarts for nothing (the worst-case count test shows it).
+//   - The coordinator sends HEARTBEAT to every other process every `heartbeat`, so
+//     that the others notice its failure (the notes leave detection to "timeouts").
+//   - A process that hears a COORDINATOR or HEARTBEAT from a lower id than its own
+//     starts an election, and one that hears it from a higher id accepts that
+//     coordinator, stepping down if it led. This is how two coordinators left by a
+//     partition reconcile when it heals.
+//   - A process that knows no coordinator after `timeout` starts an election, so a
+//     cluster with no initiator still elects one.
+type Bully struct {
+	self      node.ID
+	cfg       *bullyConfig
+	leader    node.ID
+	electing  bool
+	answered  bool // an ANSWER came during the current election
+	elections int64
+	counters  [1]node.Counter
+}
+
+type bullyConfig struct {
+	heartbeat, timeout, t time.Duration
+	initiator            func(node.ID) bool
+}
+
+// Step reacts to one event.
+func (b *Bully) Step(env *node.Env, ev node.Event) {
+	switch ev.Kind {
+	case node.Start:
+		env.After(b.cfg.timeout, timerWatch)
+		if b.cfg.initiator(b.self) {
+			b.startElection(env)
+		}
+	case node.Recover:
+		b.startElection(env)
+	case node.Request:
+		if ev.Name == Request {
+			b.startElection(env)
+		}
+	case node.Timer:
+		b.timer(env, ev.Name)
+	case node.Deliver:
+		b.deliver(env, ev.From, ev.Msg)
+	}
+}
+
+func (b *Bully) timer(env *node.Env, name string) {
+	switch name {
+	case timerAnswer:
+		b.becomeCoordinator(env)
+	case timerCoord:
+		b.electing = false
+		b.startElection(env)
+	case timerWatch:
+		// The coordinator has been silent for `timeout`: it is taken for failed.
+		b.leader = node.None
+		b.startElection(env)
+	case timerBeat:
+		if b.leader == b.self {
+			env.Broadcast(node.Message{Type: MsgHeartbeat})
+			env.After(b.cfg.heartbeat, timerBeat)
+		}
+	}
+}
+
+func (b *Bully) deliver(env *node.Env, from node.ID, m node.Message) {
+	switch m.Type {
+	case MsgElection:
+		if from < b.self {
+			env.Send(from, node.Message{Type: MsgAnswer})
+			b.startElection(env)
+		}
+	case MsgAnswer:
+		if b.electing && !b.answered {
+			b.answered = true
+			env.Cancel(timerAnswer)
+			env.After(2*b.cfg.t, timerCoord)
+		}
+	case MsgCoordinator, MsgHeartbeat:
+		if from < b.self {
+			// A lower process claims to lead while this one lives: bully it.
+			b.startElection(env)
+			return
+		}
+		b.follow(env, from)
+	}
+}
+
+// follow accepts q as coordinator.
+func (b *Bully) follow(env *node.Env, q node.ID) {
+	b.leader = q
+	b.electing, b.answered = false, false
+	env.Cancel(timerAnswer)
+	env.Cancel(timerCoord)
+	env.Cancel(timerBeat)
+	env.After(b.cfg.timeout, timerWatch)
+}
+
+func (b *Bully) startElection(env *node.Env) {
+	if b.electing {
+		return
+	}
+	b.electing, b.answered = true, false
+	b.elections++
+	env.Cancel(timerWatch)
+	higher := 0
+	for _, p := range env.Peers() {
+		if p > b.self {
+			env.Send(p, node.Message{Type: MsgElection})
+			higher++
+		}
+	}
+	if higher == 0 {
+		b.becomeCoordinator(env)
+		return
+	}
+	env.After(b.cfg.t, timerAnswer)
+}
+
+func (b *Bully) becomeCoordinator(env *node.Env) {
+	b.leader = b.self
+	b.electing, b.answered = false, false
+	env.Cancel(timerCoord)
+	env.Cancel(timerWatch)
+	for _, p := range env.Peers() {
+		if p < b.self {
+			env.Send(p, node.Message{Type: MsgCoordinator})
+		}
+	}
+	env.After(b.cfg.heartbeat, timerBeat)
+}
+
+// Status reports the role ("leader", "candidate" while an election runs, else
+// "follower"), the believed coordinator and the elections this process started.
+func (b *Bully) Status() node.Status {
+	role := "follower"
+	if b.electing {
+		role = "candidate"
+	}
+	b.counters[0] = node.Counter{Name: "elections", Value: b.elections}
+	return node.Status{Role: roleFor(b.self, b.leader, role), Leader: b.leader, Counters: b.counters[:]}
+}
+
+func init() {
+	algos.Register(algos.Spec{
+		Name:        "bully",
+		Family:      algos.Election,
+		Description: "Bully election: the highest live id becomes coordinator and bullies its way back after a crash",
+		Source:      "Garcia-Molina 1982; course notes (algoritmo valentão)",
+		Messages:    []string{MsgElection, MsgAnswer, MsgCoordinator, MsgHeartbeat},
+		Params: []algos.Param{
+			{Name: "heartbeat", Default: "100ms", Doc: "how often the coordinator sends HEARTBEAT"},
+			{Name: "timeout", Default: "400ms", Doc: "silence from the coordinator after which it is taken for failed"},
+			{Name: "t_trans", Default: "25ms", Doc: "T_trans, the longest transmission time; T = 2·T_trans + T_proc"},
+			{Name: "t_proc", Default: "5ms", Doc: "T_proc, the longest time to handle a message"},
+			initiatorsParam("all", "by default every process starts one, and the highest id wins at once"),
+		},
+		Build: func(c algos.Config) (node.Factory, error) {
+			cfg := &bullyConfig{}
+			var err error
+			for _, f := range []struct {
+				name string
+				d    *time.Duration
+			}{{"heartbeat", &cfg.heartbeat}, {"timeout", &cfg.timeout}} {
+				if *f.d, err = c.Params.Duration(f.name); err != nil {
+					return nil, err
+				}
+				if *f.d <= 0 {
+					return nil, &algos.ParamError{Name: f.name, Msg: "found 0s, expected a duration > 0 such as \"100ms\""}
+				}
+			}
+			trans, err := c.Params.Duration("t_trans")
+			if err != nil {
+				return nil, err
+			}
+			proc, err := c.Params.Duration("t_proc")
+			if err != nil {
+				return nil, err
+			}
+			if cfg.t = 2*trans + proc; cfg.t <= 0 {
+				return nil, &algos.ParamError{Name: "t_trans", Msg: "T = 2·t_trans + t_proc must be > 0"}
+			}
+			if cfg.initiator, err = initiatorSet(c); err != nil {
+				return nil, err
+			}
+			return func(id node.ID) node.Algorithm { return &Bully{self: id, cfg: cfg} }, nil
+		},
+	})
+}

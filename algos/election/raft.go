@@ -1,0 +1,210 @@
+package election
+
+import (
+	"time"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// Raft message types.
+const (
+	MsgRequestVote = "REQUEST_VOTE"
+	MsgVote        = "VOTE"
+)
+
+// Raft timers.
+const (
+	timerElection = "election" // a follower's or candidate's randomized election timeout
+	timerRaftBeat = "beat"     // the leader's heartbeat period
+)
+
+// Stable-storage keys: Raft's persistent state (Figure 2 of the paper), less the log.
+const (
+	keyTerm = "term"
+	keyVote = "voted_for"
+)
+
+// Raft is the leader election of Raft (Ongaro & Ousterhout, "In Search of an
+// Understandable Consensus Algorithm", 2014, §5.2), with no log: terms, one vote per
+// term, randomized election timeouts and a majority of all processes to lead.
+//
+//   - A follower that hears no HEARTBEAT from a leader within its election timeout
+//     (drawn from [election_min, election_max] with the process's own random source)
+//     becomes a candidate: it increments its term, votes for itself and sends
+//     REQUEST_VOTE (Term = its term) to every other process.
+//   - A process grants its vote (VOTE with Flag = true, Term = its term) to the first
+//     candidate that asks in a term, and refuses (Flag = false) any other.
+//   - A candidate with votes from a majority of all processes becomes leader and
+//     sends HEARTBEAT (Term) every `heartbeat`.
+//   - A message from an older term is dropped; a newer term makes any process adopt
+//     it and step down to follower.
+//
+// Term and vote live in stable storage, so a process that crashes and recovers cannot
+// vote twice in one term. On the minority side of a partition no candidate can
+// gather a majority, so it never elects. Without a log every candidate is "up to
+// date", so the vote rule has no log check. A leader that loses its majority keeps
+// believing it leads (the paper adds no lease for it); it steps down on the first
+// message of a newer term.
+type Raft struct {
+	self     node.ID
+	cfg      *raftConfig
+	term     int64
+	votedFor node.ID
+	role     string
+	leader   node.ID
+	votes    int
+	elects   int64
+	counters [1]node.Counter
+}
+
+type raftConfig struct {
+	min, max, heartbeat time.Duration
+	initiator           func(node.ID) bool
+}
+
+// Step reacts to one event.
+func (r *Raft) Step(env *node.Env, ev node.Event) {
+	switch ev.Kind {
+	case node.Start, node.Recover:
+		t, _ := env.Load(keyTerm)
+		v, _ := env.Load(keyVote)
+		r.term, r.votedFor, r.role = t, node.ID(v), "follower"
+		if ev.Kind == node.Start && r.cfg.initiator(r.self) {
+			r.campaign(env)
+			return
+		}
+		r.resetTimeout(env)
+	case node.Request:
+		if ev.Name == Request && r.role != "leader" {
+			r.campaign(env)
+		}
+	case node.Timer:
+		switch ev.Name {
+		case timerElection:
+			r.campaign(env)
+		case timerRaftBeat:
+			if r.role == "leader" {
+				env.Broadcast(node.Message{Type: MsgHeartbeat, Term: r.term})
+				env.After(r.cfg.heartbeat, timerRaftBeat)
+			}
+		}
+	case node.Deliver:
+		r.deliver(env, ev.From, ev.Msg)
+	}
+}
+
+func (r *Raft) deliver(env *node.Env, from node.ID, m node.Message) {
+	if m.Term < r.term {
+		return // from an older term: dropped
+	}
+	if m.Term > r.term {
+		r.adopt(env, m.Term)
+	}
+	switch m.Type {
+	case MsgRequestVote:
+		grant := r.votedFor == node.None || r.votedFor == from
+		if grant {
+			r.votedFor = from
+			env.Store(keyVote, int64(from))
+			r.resetTimeout(env)
+		}
+		env.Send(from, node.Message{Type: MsgVote, Term: r.term, Flag: grant})
+	case MsgVote:
+		if r.role == "candidate" && m.Flag {
+			r.votes++
+			r.checkMajority(env)
+		}
+	case MsgHeartbeat:
+		r.role, r.leader = "follower", from
+		r.resetTimeout(env)
+	}
+}
+
+// adopt moves to a newer term as a follower with no vote cast in it.
+func (r *Raft) adopt(env *node.Env, term int64) {
+	r.term, r.votedFor = term, node.None
+	env.Store(keyTerm, term)
+	env.Store(keyVote, 0)
+	if r.role == "leader" {
+		env.Cancel(timerRaftBeat)
+	}
+	r.role, r.leader = "follower", node.None
+	r.resetTimeout(env)
+}
+
+func (r *Raft) campaign(env *node.Env) {
+	r.term++
+	r.votedFor = r.self
+	env.Store(keyTerm, r.term)
+	env.Store(keyVote, int64(r.self))
+	r.role, r.leader, r.votes = "candidate", node.None, 1
+	r.elects++
+	env.Broadcast(node.Message{Type: MsgRequestVote, Term: r.term})
+	r.resetTimeout(env)
+	r.checkMajority(env)
+}
+
+func (r *Raft) checkMajority(env *node.Env) {
+	if r.votes*2 <= len(env.Peers()) {
+		return
+	}
+	r.role, r.leader = "leader", r.self
+	env.Cancel(timerElection)
+	env.Broadcast(node.Message{Type: MsgHeartbeat, Term: r.term})
+	env.After(r.cfg.heartbeat, timerRaftBeat)
+}
+
+func (r *Raft) resetTimeout(env *node.Env) {
+	d := r.cfg.min
+	if span := r.cfg.max - r.cfg.min; span > 0 {
+		d += time.Duration(env.Rand().Int64N(int64(span)))
+	}
+	env.After(d, timerElection)
+}
+
+// Status reports the role, the known leader of the current term, the term and the
+// elections this process started.
+func (r *Raft) Status() node.Status {
+	r.counters[0] = node.Counter{Name: "elections", Value: r.elects}
+	return node.Status{Role: r.role, Leader: r.leader, Term: r.term, Counters: r.counters[:]}
+}
+
+func init() {
+	algos.Register(algos.Spec{
+		Name:        "raft",
+		Family:      algos.Election,
+		Description: "Raft-style terms: randomized timeouts, one vote per term, a majority to lead",
+		Source:      "Ongaro & Ousterhout 2014 (§5.2, election only, no log)",
+		Messages:    []string{MsgRequestVote, MsgVote, MsgHeartbeat},
+		Terms:       true,
+		Params: []algos.Param{
+			{Name: "election_min", Default: "150ms", Doc: "shortest election timeout"},
+			{Name: "election_max", Default: "300ms", Doc: "longest election timeout"},
+			{Name: "heartbeat", Default: "50ms", Doc: "how often the leader sends HEARTBEAT"},
+			initiatorsParam("none", "by default randomized timeouts decide who campaigns first, as in Raft"),
+		},
+		Build: func(c algos.Config) (node.Factory, error) {
+			cfg := &raftConfig{}
+			var err error
+			for _, f := range []struct {
+				name string
+				d    *time.Duration
+			}{{"election_min", &cfg.min}, {"election_max", &cfg.max}, {"heartbeat", &cfg.heartbeat}} {
+				if *f.d, err = c.Params.Duration(f.name); err != nil {
+					return nil, err
+				}
+				if *f.d <= 0 {
+					return nil, &algos.ParamError{Name: f.name, Msg: "found 0s, expected a duration > 0"}
+				}
+			}
+			if cfg.max < cfg.min {
+				return nil, &algos.ParamError{Name: "election_max", Msg: "found a value below election_min, expected election_min <= election_max"}
+			}
+			if cfg.initiator, err = initiatorSet(c); err != nil {
+				return nil, err
+			}
+			return func(id node.ID) node.Algorithm { return &Raft{self: id, cfg: cfg} }, nil
+		},
+	})
+}

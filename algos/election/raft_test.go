@@ -1,0 +1,121 @@
+package election
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/node/nodetest"
+)
+
+func raftHarness(t *testing.T, self node.ID) *nodetest.Harness {
+	ids := nodetest.IDs(5)
+	f := build(t, "raft", ids, map[string]any{"election_min": "150ms", "election_max": "300ms", "heartbeat": "50ms"})
+	return nodetest.New(f, self, ids, 9)
+}
+
+func TestRaftTimeoutCampaigns(t *testing.T) {
+	h := raftHarness(t, 2)
+	h.Start()
+	at, ok := h.Armed(timerElection)
+	if !ok || at < 150*time.Millisecond || at >= 300*time.Millisecond {
+		t.Fatalf("election timeout %v (%v), want in [150ms, 300ms)", at, ok)
+	}
+	effs := h.Fire(timerElection)
+	if got := nodetest.Targets(effs, MsgRequestVote); !slices.Equal(got, []node.ID{1, 3, 4, 5}) {
+		t.Fatalf("REQUEST_VOTE to %v", got)
+	}
+	if s := nodetest.Sends(effs); s[0].Msg.Term != 1 {
+		t.Fatalf("term %d, want 1", s[0].Msg.Term)
+	}
+	if st := h.Status(); st.Role != "candidate" || st.Term != 1 {
+		t.Fatalf("status %+v", st)
+	}
+	if v, _ := h.Store.Get(keyVote); node.ID(v) != 2 {
+		t.Fatalf("stored vote %v, want self", v)
+	}
+}
+
+func TestRaftMajorityOfAllLeads(t *testing.T) {
+	h := raftHarness(t, 2)
+	h.Start()
+	h.Fire(timerElection)
+	h.Deliver(1, node.Message{Type: MsgVote, Term: 1, Flag: true})
+	if h.Status().Role == "leader" {
+		t.Fatal("2 votes of 5 made a leader")
+	}
+	h.Deliver(3, node.Message{Type: MsgVote, Term: 1, Flag: false})
+	if h.Status().Role == "leader" {
+		t.Fatal("a refused vote counted")
+	}
+	effs := h.Deliver(4, node.Message{Type: MsgVote, Term: 1, Flag: true})
+	if st := h.Status(); st.Role != "leader" || st.Leader != 2 {
+		t.Fatalf("3 votes of 5: %+v", st)
+	}
+	if got := nodetest.Targets(effs, MsgHeartbeat); len(got) != 4 {
+		t.Fatalf("new leader sent HEARTBEAT to %v", got)
+	}
+	if _, ok := h.Armed(timerElection); ok {
+		t.Fatal("a leader keeps its election timeout")
+	}
+}
+
+func TestRaftOneVotePerTerm(t *testing.T) {
+	h := raftHarness(t, 3)
+	h.Start()
+	effs := h.Deliver(1, node.Message{Type: MsgRequestVote, Term: 4})
+	if s := nodetest.Sends(effs); len(s) != 1 || !s[0].Msg.Flag || s[0].Msg.Term != 4 {
+		t.Fatalf("first request: %+v", s)
+	}
+	effs = h.Deliver(2, node.Message{Type: MsgRequestVote, Term: 4})
+	if s := nodetest.Sends(effs); len(s) != 1 || s[0].Msg.Flag {
+		t.Fatalf("second candidate in the same term got %+v", s)
+	}
+	// The vote survives a crash: the recovered process still refuses n2 in term 4.
+	h.Crash()
+	h.Recover()
+	effs = h.Deliver(2, node.Message{Type: MsgRequestVote, Term: 4})
+	if s := nodetest.Sends(effs); len(s) != 1 || s[0].Msg.Flag {
+		t.Fatalf("after recovery, a second vote in term 4: %+v", s)
+	}
+	if st := h.Status(); st.Term != 4 {
+		t.Fatalf("recovered term %d, want 4", st.Term)
+	}
+	// A newer term resets the vote.
+	effs = h.Deliver(2, node.Message{Type: MsgRequestVote, Term: 5})
+	if s := nodetest.Sends(effs); len(s) != 1 || !s[0].Msg.Flag {
+		t.Fatalf("term 5: %+v", s)
+	}
+}
+
+func TestRaftTermRules(t *testing.T) {
+	h := raftHarness(t, 3)
+	h.Start()
+	h.Deliver(5, node.Message{Type: MsgHeartbeat, Term: 3})
+	if st := h.Status(); st.Leader != 5 || st.Term != 3 || st.Role != "follower" {
+		t.Fatalf("after a heartbeat of term 3: %+v", st)
+	}
+	// An older term is dropped: no reply, no change.
+	if effs := h.Deliver(1, node.Message{Type: MsgRequestVote, Term: 2}); len(effs) != 0 {
+		t.Fatalf("old-term request had effects %v", nodetest.Types(effs))
+	}
+	h.Deliver(4, node.Message{Type: MsgHeartbeat, Term: 2})
+	if h.Status().Leader != 5 {
+		t.Fatal("an old-term heartbeat changed the leader")
+	}
+	// A leader steps down on a newer term.
+	h.Fire(timerElection)
+	h.Deliver(1, node.Message{Type: MsgVote, Term: 4, Flag: true})
+	h.Deliver(2, node.Message{Type: MsgVote, Term: 4, Flag: true})
+	if h.Status().Role != "leader" {
+		t.Fatalf("should lead term 4: %+v", h.Status())
+	}
+	h.Deliver(2, node.Message{Type: MsgRequestVote, Term: 7})
+	if st := h.Status(); st.Role != "follower" || st.Term != 7 || st.Leader != node.None {
+		t.Fatalf("after term 7: %+v", st)
+	}
+	if _, ok := h.Armed(timerRaftBeat); ok {
+		t.Fatal("a deposed leader keeps its heartbeat timer")
+	}
+}
