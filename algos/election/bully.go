@@ -63,7 +63,7 @@ type Bully struct {
 
 type bullyConfig struct {
 	heartbeat, timeout, t time.Duration
-	initiator            func(node.ID) bool
+	initiator             func(node.ID) bool
 }
 
 // Step reacts to one event.
