@@ -169,8 +169,8 @@ func (h *Harness) disarm(name string) {
 	}
 }
 
-// dropCancelled forgets timers that Env.Cancel disarmed: a probe with Apply tells
-// whether a firing would still run, without running it.
+// dropCancelled forgets timers that Env.Cancel disarmed, asking the Env whether each
+// firing would still run.
 func (h *Harness) dropCancelled() {
 	kept := h.timers[:0]
 	for _, t := range h.timers {
