@@ -19,7 +19,9 @@ func (s *script) Step(env *Env, ev Event) {
 		s.on(env, ev)
 	}
 }
-func (s *script) Status() Status { return Status{Counters: []Counter{{Name: "steps", Value: int64(len(s.got))}}} }
+func (s *script) Status() Status {
+	return Status{Counters: []Counter{{Name: "steps", Value: int64(len(s.got))}}}
+}
 
 func newEnv() *Env {
 	return NewEnv(1, []ID{1, 2, 3}, []ID{2, 3}, rand.New(rand.NewPCG(1, 1)), nil)
