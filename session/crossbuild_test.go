@@ -1,0 +1,60 @@
+package session
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/presets"
+)
+
+// TestSameTraceOtherBuild builds the clusterlab binary in the other race mode than
+// this test (without -race when the test runs with it, and the other way round),
+// records every preset with it, and checks each recording's hash against a run in
+// this process: the trace does not depend on the race detector.
+func TestSameTraceOtherBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary: skipped with -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "clusterlab")
+	args := []string{"build", "-o", bin}
+	if !raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "github.com/clusterlab/clusterlab")...)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go %v: %v\n%s", args, err, out)
+	}
+	for _, name := range presets.Names() {
+		path := filepath.Join(dir, name+".jsonl")
+		out, err := exec.Command(bin, "sim", "--preset", name, "--record", path).CombinedOutput()
+		if err != nil {
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Fatalf("%s: %v\n%s", name, err, out)
+			}
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := trace.Read(f, path)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, cfg, err := Open(Source{Preset: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := trace.NewHasher()
+		if _, err := Run(cfg, 0, h); err != nil {
+			t.Fatal(err)
+		}
+		if h.Sum() != tr.Hash {
+			t.Errorf("%s: race=%v in this process gives %s, the other build %s", name, raceEnabled, h.Sum(), tr.Hash)
+		}
+	}
+}
