@@ -3,6 +3,7 @@ package session
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,17 @@ func waitFor(t *testing.T, l *Live, what string, ok func() bool) {
 // TestLiveRecordingVerifies drives a live session with user actions, records it
 // half-way through, and checks that the recording verifies and that an edit breaks it.
 func TestLiveRecordingVerifies(t *testing.T) {
+	before := runtime.NumGoroutine()
+	defer func() {
+		// The loop, the process goroutines and the recorder's flusher are all gone.
+		deadline := time.Now().Add(2 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			t.Errorf("%d goroutines after Close, %d before", n, before)
+		}
+	}()
 	dir := t.TempDir()
 	wd, _ := os.Getwd()
 	os.Chdir(dir)
