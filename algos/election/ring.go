@@ -1,0 +1,340 @@
+package election
+
+import (
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/algos/detector"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// Message types of the ring elections. ELECTED is shared by ring, franklin and
+// yoyo: it announces the winner.
+const (
+	msgRingElection = "ELECTION"
+	msgElected      = "ELECTED"
+)
+
+// keyEpoch is the stable-storage key under which ring, franklin and yoyo keep the
+// number of the last election they took part in, so that a recovered process starts
+// a newer one.
+const keyEpoch = "epoch"
+
+// Ring is the Chang-Roberts election on a unidirectional logical ring (E. Chang,
+// R. Roberts, "An improved algorithm for decentralized extrema-finding in circular
+// configurations of processes", CACM 22(5), 1979), as the course notes 001 and 004
+// give it ("algoritmo de eleição baseado em anel"; "algoritmo de anillo"). The ring
+// is env.Peers() in order: the successor of a process is the next one, wrapping. The
+// highest id wins.
+//
+//   - To start an election a process marks itself participant and sends
+//     ELECTION(own id) to its successor.
+//   - On ELECTION(id): if id > own id, it marks itself participant and forwards the
+//     message; if id < own id and it is not yet a participant, it marks itself
+//     participant and sends ELECTION(own id) instead; if id < own id and it already
+//     is a participant, it swallows the message; if id = own id, it has won: it
+//     becomes non-participant, records itself as leader and sends ELECTED(own id).
+//   - On ELECTED(id): it records id as leader, becomes non-participant and forwards
+//     the message, unless id is its own: then ELECTED has gone round once and stops.
+//
+// With one initiator, the successor of the highest id, this costs N−1 ELECTION to
+// reach the highest id, N more for that id to come round, and N ELECTED: 3N−1. With
+// every process starting at once and ids decreasing along the ring, id k travels k
+// hops before the highest id (a participant) swallows it and the highest id travels
+// N: N(N+1)/2 ELECTION, Θ(N²).
+//
+// Messages: ELECTION and ELECTED carry the candidate or leader in ID and the epoch in
+// Stamp.
+//
+// Departures from the notes, none of which changes a failure-free run or its
+// message counts:
+//   - Notes 001 always replace a smaller id; the participant flag that swallows it
+//     is the rule of Chang & Roberts and of notes 004 (and of Coulouris et al.).
+//   - Every election has an epoch number (kept in stable storage). Starting an
+//     election, by being an initiator, by a user request or by recovering, opens
+//     the next epoch; a message of a newer epoch makes a process join that epoch as
+//     a non-participant, and messages of an older epoch are dropped. This is what
+//     lets a user start a fresh election at any time (even while a process is stuck
+//     as participant of an election that lost a message to a crash) and a
+//     recovered process join again. An ELECTION of an epoch this process has already
+//     decided that comes straight from its candidate (a recovered process that
+//     missed the elections held while it was down) makes this process start a
+//     newer one, which the stale candidate then joins.
+//   - A process keeps its last leader until an ELECTED replaces it (the notes reset
+//     "eleito" to ⊥ when an election starts).
+//   - A user request while participant starts a new epoch (the notes allow one
+//     election per process at a time: the old one is abandoned).
+//
+// Without skip_suspected the algorithm tolerates no crash (notes 001: "não tolera
+// falhas"): a message sent to a crashed process is lost and the election stalls
+// until someone starts a new one. With skip_suspected = true (the notes' closing
+// remark: "com um detector de falhas confiável, é possível reconstruir o anel")
+// each process composes a heartbeat ◊P detector (algos/detector, parameters
+// detector, interval, timeout, delta) and:
+//   - sends to the next successor the detector does not suspect;
+//   - drops an ELECTION whose candidate it suspects;
+//   - when its believed leader becomes suspected, forgets it and, if not a
+//     participant, starts an election;
+//   - when the highest candidate it has passed on in the current election becomes
+//     suspected, starts a new election;
+//   - when the process it last sent to becomes suspected, sends that message again
+//     to its new successor (the old one may have crashed before passing it on).
+//
+// Its ◊P heartbeats (HEARTBEAT) go to every process, so skip_suspected needs a
+// topology where every process can reach every other (a mesh).
+type Ring struct {
+	self node.ID
+	cfg  *ringConfig
+	fd   detector.FD // nil unless skip_suspected
+
+	epoch       int64
+	participant bool
+	leader      node.ID
+	best        node.ID // highest candidate this process sent in the current epoch
+	lastTo      node.ID // where this process last sent, and what
+	last        node.Message
+	elections   int64
+
+	counters []node.Counter
+}
+
+type ringConfig struct {
+	skip      bool
+	fd        detector.FDConfig
+	initiator func(node.ID) bool
+}
+
+// Step reacts to one event.
+func (r *Ring) Step(env *node.Env, ev node.Event) {
+	switch ev.Kind {
+	case node.Start:
+		if r.fd != nil {
+			r.fd.Start(env)
+		}
+		if r.cfg.initiator(r.self) {
+			r.start(env)
+		}
+	case node.Recover:
+		r.epoch, _ = env.Load(keyEpoch)
+		if r.fd != nil {
+			r.fd.Start(env)
+		}
+		r.start(env)
+	case node.Request:
+		if ev.Name == Request {
+			r.start(env)
+		}
+	case node.Timer:
+		if r.fd != nil && r.fd.Handle(env, ev) {
+			r.react(env)
+		}
+	case node.Deliver:
+		if r.fd != nil && r.fd.Handle(env, ev) {
+			r.react(env)
+			return
+		}
+		switch ev.Msg.Type {
+		case msgRingElection:
+			r.election(env, ev.From, ev.Msg)
+		case msgElected:
+			r.elected(env, ev.Msg)
+		}
+		r.react(env)
+	}
+}
+
+// start opens a new epoch with this process as participant and candidate.
+func (r *Ring) start(env *node.Env) {
+	r.setEpoch(env, r.epoch+1)
+	r.participant = true
+	r.best = r.self
+	r.elections++
+	env.Logf("ring: start election %d", r.epoch)
+	r.send(env, node.Message{Type: msgRingElection, ID: r.self, Stamp: r.epoch})
+}
+
+func (r *Ring) setEpoch(env *node.Env, e int64) {
+	r.epoch = e
+	env.Store(keyEpoch, e)
+}
+
+func (r *Ring) election(env *node.Env, from node.ID, m node.Message) {
+	id, e := m.ID, m.Stamp
+	if r.fd != nil && id != r.self && r.fd.Suspected(id) {
+		env.Logf("ring: drop ELECTION(%v): candidate suspected", id)
+		return
+	}
+	if e < r.epoch || (e == r.epoch && !r.participant) {
+		// Stale: an older epoch, or one this process has already decided.
+		if id == from && id != r.self && !r.participant {
+			env.Logf("ring: %v missed election %d: start a newer one", from, r.epoch)
+			r.start(env)
+		}
+		return
+	}
+	if e > r.epoch {
+		r.setEpoch(env, e)
+		r.participant = false
+		r.best = node.None
+	}
+	switch {
+	case id > r.self:
+		r.participant = true
+		r.best = max(r.best, id)
+		r.send(env, node.Message{Type: msgRingElection, ID: id, Stamp: e})
+	case id < r.self:
+		if r.participant {
+			return // swallowed: this process's own, larger id is already on its way
+		}
+		r.participant = true
+		r.best = max(r.best, r.self)
+		r.send(env, node.Message{Type: msgRingElection, ID: r.self, Stamp: e})
+	case r.participant:
+		// Its own id came round: no process has a larger one.
+		r.participant = false
+		r.leader = r.self
+		env.Logf("ring: elected in election %d", e)
+		r.send(env, node.Message{Type: msgElected, ID: r.self, Stamp: e})
+	}
+}
+
+func (r *Ring) elected(env *node.Env, m node.Message) {
+	id, e := m.ID, m.Stamp
+	if e < r.epoch || (e == r.epoch && !r.participant && r.leader == id) {
+		if id == r.self && r.lastTo != node.None && r.last.Type == msgElected {
+			r.lastTo = node.None // gone round: nothing left to resend
+		}
+		return // stale, a duplicate, or the leader's own ELECTED back home
+	}
+	if e > r.epoch {
+		r.setEpoch(env, e)
+	}
+	r.participant = false
+	r.leader = id
+	r.best = node.None
+	if id != r.self {
+		r.send(env, node.Message{Type: msgElected, ID: id, Stamp: e})
+	}
+}
+
+// react applies the skip_suspected rules after the detector's view may have changed.
+func (r *Ring) react(env *node.Env) {
+	if r.fd == nil {
+		return
+	}
+	if r.leader != node.None && r.leader != r.self && r.fd.Suspected(r.leader) {
+		env.Logf("ring: leader %v suspected", r.leader)
+		r.leader = node.None
+		if !r.participant {
+			r.start(env)
+			return
+		}
+	}
+	if r.participant && r.best != node.None && r.best != r.self && r.fd.Suspected(r.best) {
+		env.Logf("ring: candidate %v suspected", r.best)
+		r.start(env)
+		return
+	}
+	if r.lastTo == node.None || r.lastTo == r.self || !r.fd.Suspected(r.lastTo) {
+		return
+	}
+	m := r.last
+	resend := m.Stamp == r.epoch &&
+		((m.Type == msgRingElection && r.participant && !r.fd.Suspected(m.ID)) ||
+			(m.Type == msgElected && r.leader == m.ID))
+	if !resend {
+		r.lastTo = node.None
+		return
+	}
+	env.Logf("ring: %v suspected: send %s(%v) again", r.lastTo, m.Type, m.ID)
+	r.send(env, m)
+}
+
+// send sends m to the successor: the next process in ring order, or with
+// skip_suspected the next one the detector does not suspect (itself if it suspects
+// them all).
+func (r *Ring) send(env *node.Env, m node.Message) {
+	to := r.successor(env)
+	r.lastTo, r.last = to, m
+	env.Send(to, m)
+}
+
+func (r *Ring) successor(env *node.Env) node.ID {
+	peers := env.Peers()
+	i := indexIn(peers, r.self)
+	for k := 1; k < len(peers); k++ {
+		p := peers[(i+k)%len(peers)]
+		if r.fd == nil || !r.fd.Suspected(p) {
+			return p
+		}
+	}
+	return r.self
+}
+
+// Status reports the role ("leader", "participant", "follower" once a leader is
+// known, else "non-participant"), the believed leader, the epoch as Term, the
+// detector's suspects with skip_suspected, and the counter elections (plus the
+// detector's timeout_ms and mistakes).
+func (r *Ring) Status() node.Status {
+	role := "non-participant"
+	switch {
+	case r.participant:
+		role = "participant"
+	case r.leader != node.None:
+		role = "follower"
+	}
+	r.counters = append(r.counters[:0], node.Counter{Name: "elections", Value: r.elections})
+	st := node.Status{Role: roleFor(r.self, r.leader, role), Leader: r.leader, Term: r.epoch}
+	if r.fd != nil {
+		st.Suspects = r.fd.Suspects()
+		if a, ok := r.fd.(detector.Adaptive); ok {
+			r.counters = append(r.counters,
+				node.Counter{Name: detector.CounterTimeout, Value: a.MaxTimeout().Milliseconds()},
+				node.Counter{Name: detector.CounterMistakes, Value: a.Mistakes()})
+		}
+	}
+	st.Counters = r.counters
+	return st
+}
+
+// indexIn is the position of p in ids, or -1.
+func indexIn(ids []node.ID, p node.ID) int {
+	for i, q := range ids {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func init() {
+	algos.Register(algos.Spec{
+		Name:        "ring",
+		Family:      algos.Election,
+		Description: "Chang-Roberts ring: the largest id goes round and wins; a participant flag swallows smaller ids",
+		Source:      "Chang & Roberts 1979 (CACM 22(5)); course notes 001 and 004 (algoritmo de anel)",
+		Messages:    []string{msgRingElection, msgElected},
+		Params: append([]algos.Param{
+			initiatorsParam("all", "by default every process starts one at time 0 (the quadratic case when ids decrease along the ring)"),
+			{Name: "skip_suspected", Default: "false", Doc: "send to the next successor a composed ◊P detector does not suspect, and start an election when the leader is suspected, so the ring survives crashes; adds the detector's HEARTBEAT (or TEST_REQ, TEST_REP) messages and needs a mesh"},
+		}, detector.FDParams(detector.KindHeartbeat)...),
+		Build: func(c algos.Config) (node.Factory, error) {
+			cfg := &ringConfig{}
+			var err error
+			if cfg.initiator, err = initiatorSet(c); err != nil {
+				return nil, err
+			}
+			if cfg.skip, err = c.Params.Bool("skip_suspected"); err != nil {
+				return nil, err
+			}
+			if cfg.fd, err = detector.ReadFDConfig(c.Params); err != nil {
+				return nil, err
+			}
+			return func(id node.ID) node.Algorithm {
+				r := &Ring{self: id, cfg: cfg}
+				if cfg.skip {
+					r.fd = cfg.fd.New()
+				}
+				return r
+			}, nil
+		},
+	})
+}
