@@ -70,13 +70,17 @@ const keyEpoch = "epoch"
 // each process composes a heartbeat ◊P detector (algos/detector, parameters
 // detector, interval, timeout, delta) and:
 //   - sends to the next successor the detector does not suspect;
-//   - drops an ELECTION whose candidate it suspects;
+//   - drops an ELECTION whose candidate it suspects (unless the candidate itself
+//     sent it: that proves it is up);
 //   - when its believed leader becomes suspected, forgets it and, if not a
 //     participant, starts an election;
 //   - when the highest candidate it has passed on in the current election becomes
 //     suspected, starts a new election;
 //   - when the process it last sent to becomes suspected, sends that message again
 //     to its new successor (the old one may have crashed before passing it on).
+//
+// These rules act when a suspicion begins, not while it lasts: an ELECTION that
+// its suspected candidate sent itself is passed on without starting anything.
 //
 // Its ◊P heartbeats (HEARTBEAT) go to every process, so skip_suspected needs a
 // topology where every process can reach every other (a mesh).
@@ -123,13 +127,19 @@ func (r *Ring) Step(env *node.Env, ev node.Event) {
 			r.start(env)
 		}
 	case node.Timer:
-		if r.fd != nil && r.fd.Handle(env, ev) {
-			r.react(env)
+		if r.fd != nil {
+			was := r.watched()
+			if r.fd.Handle(env, ev) {
+				r.react(env, was)
+			}
 		}
 	case node.Deliver:
-		if r.fd != nil && r.fd.Handle(env, ev) {
-			r.react(env)
-			return
+		if r.fd != nil {
+			was := r.watched()
+			if r.fd.Handle(env, ev) {
+				r.react(env, was)
+				return
+			}
 		}
 		switch ev.Msg.Type {
 		case msgRingElection:
@@ -137,7 +147,6 @@ func (r *Ring) Step(env *node.Env, ev node.Event) {
 		case msgElected:
 			r.elected(env, ev.Msg)
 		}
-		r.react(env)
 	}
 }
 
@@ -158,7 +167,7 @@ func (r *Ring) setEpoch(env *node.Env, e int64) {
 
 func (r *Ring) election(env *node.Env, from node.ID, m node.Message) {
 	id, e := m.ID, m.Stamp
-	if r.fd != nil && id != r.self && r.fd.Suspected(id) {
+	if r.fd != nil && id != r.self && id != from && r.fd.Suspected(id) {
 		env.Logf("ring: drop ELECTION(%v): candidate suspected", id)
 		return
 	}
@@ -215,12 +224,16 @@ func (r *Ring) elected(env *node.Env, m node.Message) {
 	}
 }
 
-// react applies the skip_suspected rules after the detector's view may have changed.
-func (r *Ring) react(env *node.Env) {
-	if r.fd == nil {
-		return
-	}
-	if r.leader != node.None && r.leader != r.self && r.fd.Suspected(r.leader) {
+// watched reports whether the detector suspects the leader, the best candidate and
+// the last destination, so that react sees which of them it newly suspects.
+func (r *Ring) watched() [3]bool {
+	return [3]bool{r.fd.Suspected(r.leader), r.fd.Suspected(r.best), r.fd.Suspected(r.lastTo)}
+}
+
+// react applies the skip_suspected rules to the processes the detector has just
+// begun to suspect (was: what it suspected before the event).
+func (r *Ring) react(env *node.Env, was [3]bool) {
+	if r.leader != node.None && r.leader != r.self && !was[0] && r.fd.Suspected(r.leader) {
 		env.Logf("ring: leader %v suspected", r.leader)
 		r.leader = node.None
 		if !r.participant {
@@ -228,12 +241,12 @@ func (r *Ring) react(env *node.Env) {
 			return
 		}
 	}
-	if r.participant && r.best != node.None && r.best != r.self && r.fd.Suspected(r.best) {
+	if r.participant && r.best != node.None && r.best != r.self && !was[1] && r.fd.Suspected(r.best) {
 		env.Logf("ring: candidate %v suspected", r.best)
 		r.start(env)
 		return
 	}
-	if r.lastTo == node.None || r.lastTo == r.self || !r.fd.Suspected(r.lastTo) {
+	if r.lastTo == node.None || r.lastTo == r.self || was[2] || !r.fd.Suspected(r.lastTo) {
 		return
 	}
 	m := r.last
