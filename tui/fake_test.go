@@ -16,6 +16,8 @@ import (
 // their effects through trace.State, as the real world does.
 type fake struct {
 	mu     sync.Mutex
+	hdr    trace.Header
+	log    []trace.Event // every event emitted, for fakeReplay
 	st     *trace.State
 	snap   *trace.Snapshot
 	ids    []node.ID
@@ -47,7 +49,8 @@ func newFake(n int, algo, family string) *fake {
 		Latency: "uniform 5ms 20ms", Loss: 0.01, Dup: 0, Delta: 50_000, GST: 10_000_000, Until: 60_000_000,
 		Description: "A synthetic " + algo + " cluster for the dashboard's tests. The highest live id in each group leads; crash it and watch the next one take over.",
 	}
-	f := &fake{st: trace.NewState(trace.Header{Info: info}), ids: ids, family: family, speed: 1,
+	hdr := trace.Header{Info: info}
+	f := &fake{hdr: hdr, st: trace.NewState(hdr), ids: ids, family: family, speed: 1,
 		up: map[node.ID]bool{}, group: map[node.ID]int{}, iso: map[node.ID]bool{}, leader: map[node.ID]node.ID{}}
 	for _, id := range ids {
 		f.up[id] = true
@@ -61,6 +64,7 @@ func (f *fake) emit(e trace.Event) {
 	f.seq++
 	e.Seq, e.T = f.seq, f.t
 	f.st.Apply(&e)
+	f.log = append(f.log, e)
 }
 
 func (f *fake) publish() { f.snap = f.st.Snapshot() }

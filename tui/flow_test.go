@@ -48,7 +48,13 @@ type flow struct {
 
 func startFlow(t *testing.T, c Controller, w, h int) *flow {
 	t.Helper()
-	sc := &screen{Model: New(c, Options{Title: "test"})}
+	return startFlowWith(t, c, w, h, Options{Title: "test"})
+}
+
+// startFlowWith is startFlow with options.
+func startFlowWith(t *testing.T, c Controller, w, h int, opts Options) *flow {
+	t.Helper()
+	sc := &screen{Model: New(c, opts)}
 	tm := teatest.NewTestModel(t, sc, teatest.WithInitialTermSize(w, h))
 	f := &flow{t: t, tm: tm, sc: sc}
 	t.Cleanup(func() {

@@ -73,7 +73,7 @@ func TestGoldenPanes(t *testing.T) {
 				{"network", m.network.View(s), l.rightW, l.networkH},
 				{"traffic", m.traffic.View(s), l.rightW, l.trafficH},
 				{"timeline", m.timeline.View(s, m.marks), l.leftW, l.timelineH},
-				{"help", m.help.View(helpKeys{m.keys, m.focus}), -1, -1},
+				{"help", m.help.View(m.helpKeys()), -1, -1},
 			}
 			// the alerts and story panes are in the 160×48 layout only; give them a
 			// box at 80×24 too
@@ -128,8 +128,8 @@ func TestGoldenModes(t *testing.T) {
 	t.Run("command-error", func(t *testing.T) {
 		m := sized(scenario(5, "bully", "election"), 80, 24)
 		keys(m, ":", "c", "r", "a", "s", "h", "space", "n", "9", "enter")
-		if m.mode != modeCommand || m.cmdErr == "" {
-			t.Fatalf("mode %v, error %q: want the command line open with an error", m.mode, m.cmdErr)
+		if m.mode != modeCommand || m.cmd.err == "" {
+			t.Fatalf("mode %v, error %q: want the command line open with an error", m.mode, m.cmd.err)
 		}
 		golden.RequireEqual(t, plain(m.Render()))
 	})

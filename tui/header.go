@@ -26,6 +26,8 @@ type headerState struct {
 	paused bool
 	speed  float64
 	rec    string
+	replay bool   // a recording is played back
+	file   string // the recording, if known
 }
 
 // View renders one line of exactly p.w cells. Parts are dropped from the right end
@@ -44,7 +46,12 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 		algo = s.Info.Algorithm
 	}
 	run := st.Running.Render("▶ running")
-	if h.paused {
+	switch {
+	case h.replay && h.paused:
+		run = st.Paused.Render("⏸ replay")
+	case h.replay:
+		run = st.Running.Render("▶ replay")
+	case h.paused:
 		run = st.Paused.Render("⏸ paused")
 	}
 	// parts in order of importance; each is kept only if it fits.
@@ -68,6 +75,9 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 	)
 	if h.rec != "" {
 		parts = append(parts, part{st.Recording.Render("● REC " + h.rec), 1})
+	}
+	if h.file != "" {
+		parts = append(parts, part{st.Header.Render("file " + h.file), 1})
 	}
 	// drop the least important parts until the line fits
 	for prio := 5; prio >= 1; prio-- {

@@ -32,6 +32,12 @@ type KeyMap struct {
 	Quit      key.Binding
 	Interrupt key.Binding
 
+	// Replay only (ReplayKeyMap): seeking in a recording.
+	Events  key.Binding // ←/→ one event back or forward
+	Seconds key.Binding // [ and ]: ±1 s of virtual time
+	Marks   key.Binding // n/N: the next or previous marker, fault or alert
+	Jump    key.Binding // g: go to a time
+
 	// Timeline and feed scrolling, when focused.
 	ScrollUp   key.Binding
 	ScrollDown key.Binding
@@ -40,12 +46,13 @@ type KeyMap struct {
 	Follow     key.Binding
 }
 
-// DefaultKeyMap is the table of issue 5.
+// DefaultKeyMap is the table of issue 5: the keys of a live cluster. The replay keys
+// are there but disabled.
 func DefaultKeyMap() KeyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
-	return KeyMap{
+	k := KeyMap{
 		Select:    b("1-9,0", "select node", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"),
 		Move:      b("←→↑↓", "select node", "left", "right", "up", "down"),
 		Crash:     b("c", "crash", "c"),
@@ -76,18 +83,54 @@ func DefaultKeyMap() KeyMap {
 		PageUp:     b("pgup", "page back", "pgup"),
 		PageDown:   b("pgdn", "page forward", "pgdown"),
 		Follow:     b("end", "follow", "end", "esc"),
+
+		Events:  b("←/→", "event", "left", "right"),
+		Seconds: b("[/]", "±1s", "[", "]"),
+		Marks:   b("n/N", "mark", "n", "N"),
+		Jump:    b("g", "jump to", "g"),
 	}
+	for _, r := range k.replayOnly() {
+		r.SetEnabled(false)
+	}
+	return k
 }
 
-// helpKeys adapts the key map to bubbles/help for the current focus.
+// ReplayKeyMap is the keys of a recording being replayed (issue 6): nothing can
+// change a recording, so the fault, command and record keys are disabled; ←/→ step
+// events, so only ↑/↓ (and the digits) select nodes; space plays and pauses.
+func ReplayKeyMap() KeyMap {
+	k := DefaultKeyMap()
+	for _, r := range k.replayOnly() {
+		r.SetEnabled(true)
+	}
+	for _, b := range []*key.Binding{&k.Crash, &k.Revive, &k.Slow, &k.Isolate, &k.Partition, &k.Heal,
+		&k.GST, &k.Election, &k.CS, &k.Command, &k.Record, &k.Marker, &k.Step} {
+		b.SetEnabled(false)
+	}
+	k.Move = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "select node"))
+	k.Pause.SetHelp("space", "play/pause")
+	return k
+}
+
+// replayOnly is the bindings that mean something only in a replay.
+func (k *KeyMap) replayOnly() []*key.Binding {
+	return []*key.Binding{&k.Events, &k.Seconds, &k.Marks, &k.Jump}
+}
+
+// helpKeys adapts the key map to bubbles/help for the current focus. Disabled
+// bindings are not shown, so one table serves live runs and replays.
 type helpKeys struct {
-	k     KeyMap
-	focus paneID
+	k      KeyMap
+	focus  paneID
+	replay bool
 }
 
 // ShortHelp is the line that is always visible.
 func (h helpKeys) ShortHelp() []key.Binding {
 	k := h.k
+	if h.replay {
+		return []key.Binding{k.Pause, k.Events, k.Seconds, k.Marks, k.Jump, k.Help, k.Quit}
+	}
 	if h.focus == paneTimeline || h.focus == paneTraffic {
 		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Follow, k.Focus, k.Crash, k.Pause, k.Command, k.Help, k.Quit}
 	}
@@ -98,6 +141,7 @@ func (h helpKeys) ShortHelp() []key.Binding {
 func (h helpKeys) FullHelp() [][]key.Binding {
 	k := h.k
 	return [][]key.Binding{
+		{k.Events, k.Seconds, k.Marks, k.Jump},
 		{k.Select, k.Move, k.Crash, k.Revive, k.Slow, k.Isolate},
 		{k.Partition, k.Heal, k.GST, k.Election, k.CS, k.Marker},
 		{k.Pause, k.Step, k.Faster, k.Slower, k.Record},

@@ -10,7 +10,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -26,6 +25,8 @@ type Options struct {
 	Title string
 	// Seed is shown in the header when known.
 	Seed *uint64
+	// File is the recording being replayed, shown in the header in replay mode.
+	File string
 	// FPS is how many times a second the dashboard pulls a snapshot and redraws
 	// (default and maximum 30).
 	FPS int
@@ -37,7 +38,8 @@ type Options struct {
 }
 
 // Run opens the dashboard on the alternate screen and drives c until the user quits.
-// Rendering reads c.Snapshot() on a tick and never blocks the simulation.
+// Rendering reads c.Snapshot() on a tick and never blocks the simulation. If c is a
+// Seeker (a recording), the dashboard is in replay mode.
 func Run(c Controller, opts Options) error {
 	popts := []tea.ProgramOption{tea.WithFPS(fps(opts))}
 	if opts.Input != nil {
@@ -76,6 +78,7 @@ const (
 	modeCommand        // the `:` command line
 	modeFilter         // the `/` feed filter
 	modeConfirm        // quit while recording?
+	modeJump           // replay: the `g` jump to a time
 )
 
 // tickMsg pulls the next snapshot.
@@ -99,10 +102,13 @@ type Model struct {
 	mode  mode
 	sideA map[node.ID]bool
 
-	cmd     textinput.Model
-	cmdErr  string
-	history []string
-	histIdx int
+	cmd  promptLine // the `:` command line
+	jump promptLine // replay: `g`
+
+	seek     Seeker // nil unless replaying
+	rs       replayState
+	lastSeq  uint64 // the snapshot's Seq at the last refresh, to notice a seek back
+	progress progressPane
 
 	flash      string
 	flashBad   bool
@@ -133,14 +139,13 @@ func New(c Controller, opts Options) *Model {
 	}
 	hm := help.New()
 	hm.Styles = st.Help
-	in := textinput.New()
-	in.Prompt = ":"
-	in.Placeholder = "crash n3 · partition n1,n2 | n3,n4,n5 · set loss 0.2 · marker \"text\""
-	in.SetVirtualCursor(true)
 	m := &Model{
-		c: c, opts: opts, st: st, keys: DefaultKeyMap(), help: hm, cmd: in,
+		c: c, opts: opts, st: st, keys: DefaultKeyMap(), help: hm,
+		cmd:      newPromptLine(":", "crash n3 · partition n1,n2 | n3,n4,n5 · set loss 0.2 · marker \"text\""),
+		jump:     newPromptLine("jump to ", "12.5s · 3s · 1500ms"),
 		sideA:    map[node.ID]bool{},
 		header:   headerPane{st: st},
+		progress: progressPane{st: st},
 		nodes:    nodesPane{st: st, focused: true},
 		matrix:   matrixPane{st: st},
 		network:  networkPane{st: st},
@@ -151,6 +156,10 @@ func New(c Controller, opts Options) *Model {
 		w:        80, h: 24,
 	}
 	m.hs.title, m.hs.seed = opts.Title, opts.Seed
+	if sk, ok := c.(Seeker); ok {
+		m.seek, m.keys = sk, ReplayKeyMap()
+		m.hs.replay, m.hs.file = true, opts.File
+	}
 	m.refresh()
 	return m
 }
@@ -169,17 +178,33 @@ func (m *Model) refresh() {
 		m.snap = s
 	}
 	m.hs.paused, m.hs.speed, m.hs.rec = m.c.Paused(), m.c.Speed(), m.c.Recording()
+	if m.seek != nil {
+		m.rs.pull(m.seek)
+		if !m.hs.paused && m.rs.atEnd() {
+			// the end of the recording: stop there, and space plays it again
+			m.c.SetPaused(true)
+			m.hs.paused = true
+		}
+	}
 	if m.snap == nil {
 		return
 	}
 	if m.sel >= len(m.snap.Nodes) {
 		m.sel = max(0, len(m.snap.Nodes)-1)
 	}
+	// a replay went back: forget what was noticed after this point, and take the
+	// leaders and critical sections as they are now without marking them
+	rewound := m.seek != nil && m.snap.Seq < m.lastSeq
+	m.lastSeq = m.snap.Seq
+	if rewound {
+		m.marks = slices.DeleteFunc(m.marks, func(k mark) bool { return k.Seq > m.snap.Seq })
+		m.timeline.anchor, m.traffic.anchor = 0, 0
+	}
 	if m.snap.Info.Family != "mutex" {
 		ls := m.snap.Leaders()
 		key := idList(ls)
 		if key != m.leaders {
-			if m.leaders != "" || len(ls) > 0 {
+			if !rewound && (m.leaders != "" || len(ls) > 0) {
 				switch len(ls) {
 				case 0:
 					m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Text: "no live leader"})
@@ -205,7 +230,9 @@ func (m *Model) refresh() {
 				if !held {
 					text = "leaves CS"
 				}
-				m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Node: n.ID, Text: text, Glyph: '◆'})
+				if !rewound {
+					m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Node: n.ID, Text: text, Glyph: '◆'})
+				}
 				m.inCS[n.ID] = held
 			}
 		}
@@ -241,13 +268,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	// cursor blinks and the like go to the input in use
 	var cmd tea.Cmd
-	switch m.mode {
-	case modeCommand:
-		m.cmd, cmd = m.cmd.Update(msg)
-	case modeFilter:
+	if p := m.prompt(); p != nil {
+		cmd = p.update(msg)
+	} else if m.mode == modeFilter {
 		m.traffic.input, cmd = m.traffic.input.Update(msg)
 	}
 	return m, cmd
+}
+
+// prompt is the prompt line open, or nil.
+func (m *Model) prompt() *promptLine {
+	switch m.mode {
+	case modeCommand:
+		return &m.cmd
+	case modeJump:
+		return &m.jump
+	}
+	return nil
 }
 
 // key handles one key press.
@@ -266,7 +303,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case modeCommand:
-		return m.commandKey(msg)
+		return m.promptKey(msg, m.command)
+	case modeJump:
+		return m.promptKey(msg, m.jumpTo)
 	case modeFilter:
 		return m.filterKey(msg)
 	case modePartition:
@@ -348,8 +387,34 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.CS):
 		m.onSelected("request %s cs")
 	case key.Matches(msg, k.Pause):
-		m.c.SetPaused(!m.c.Paused())
+		play := m.c.Paused()
+		if play && m.seek != nil && m.rs.atEnd() {
+			m.seek.SeekTime(0) // play a finished replay again from the start
+		}
+		m.c.SetPaused(!play)
 		m.refresh()
+	case key.Matches(msg, k.Events):
+		m.c.SetPaused(true)
+		m.seek.StepEvents(direction(msg.String() == "right"))
+		m.refresh()
+	case key.Matches(msg, k.Seconds):
+		_, now := m.seek.Pos()
+		m.seek.SeekTime(max(0, now+int64(direction(msg.String() == "]"))*1_000_000))
+		m.refresh()
+	case key.Matches(msg, k.Marks):
+		next := msg.String() == "n"
+		if m.seek.NextMark(direction(next)) {
+			m.refresh()
+			m.say("◆ mark at "+fmtT(m.snap.T), false)
+		} else if next {
+			m.say("no later marker, fault or alert", false)
+		} else {
+			m.say("no earlier marker, fault or alert", false)
+		}
+	case key.Matches(msg, k.Jump):
+		m.mode = modeJump
+		m.jump.in.Placeholder = "12.5s · 3s · 1500ms (the end is " + fmtT(m.rs.end) + ")"
+		return m.jump.open()
 	case key.Matches(msg, k.Step):
 		if !m.c.Paused() {
 			m.c.SetPaused(true)
@@ -379,10 +444,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.say("speed "+speedText(m.hs.speed), false)
 	case key.Matches(msg, k.Command):
 		m.mode = modeCommand
-		m.cmdErr = ""
-		m.cmd.SetValue("")
-		m.histIdx = len(m.history)
-		return m.cmd.Focus()
+		return m.cmd.open()
 	case key.Matches(msg, k.Heartbeat):
 		m.traffic.filter.hideHB = !m.traffic.filter.hideHB
 		m.timeline.hideHB = m.traffic.filter.hideHB
@@ -438,58 +500,43 @@ func (m *Model) scroll(k int) {
 	}
 }
 
-func (m *Model) commandKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
+// promptKey passes a key to the open prompt; the mode ends when the prompt closes.
+func (m *Model) promptKey(msg tea.KeyPressMsg, submit func(string) error) tea.Cmd {
+	done, cmd := m.prompt().key(msg, submit)
+	if done {
 		m.mode = modeNormal
-		m.cmd.Blur()
-		m.cmdErr = ""
-		return nil
-	case "enter":
-		line := strings.TrimSpace(m.cmd.Value())
-		if line == "" {
-			m.mode = modeNormal
-			m.cmd.Blur()
-			return nil
-		}
-		if err := m.c.Do(line); err != nil {
-			m.cmdErr = err.Error()
-			return nil // the line stays open with the error beside it
-		}
-		if len(m.history) == 0 || m.history[len(m.history)-1] != line {
-			m.history = append(m.history, line)
-		}
-		m.mode = modeNormal
-		m.cmd.Blur()
-		m.cmdErr = ""
-		m.refresh()
-		m.say("✓ "+line, false)
-		return nil
-	case "up":
-		if m.histIdx > 0 {
-			m.histIdx--
-			m.cmd.SetValue(m.history[m.histIdx])
-			m.cmd.CursorEnd()
-		}
-		return nil
-	case "down":
-		if m.histIdx < len(m.history)-1 {
-			m.histIdx++
-			m.cmd.SetValue(m.history[m.histIdx])
-		} else {
-			m.histIdx = len(m.history)
-			m.cmd.SetValue("")
-		}
-		m.cmd.CursorEnd()
-		return nil
-	}
-	before := m.cmd.Value()
-	var cmd tea.Cmd
-	m.cmd, cmd = m.cmd.Update(msg)
-	if m.cmd.Value() != before {
-		m.cmdErr = ""
 	}
 	return cmd
+}
+
+// command applies a line of the `:` command line.
+func (m *Model) command(line string) error {
+	if err := m.c.Do(line); err != nil {
+		return err
+	}
+	m.refresh()
+	m.say("✓ "+line, false)
+	return nil
+}
+
+// jumpTo shows the replay at the time typed after `g`.
+func (m *Model) jumpTo(line string) error {
+	t, err := parseJump(line)
+	if err != nil {
+		return err
+	}
+	m.seek.SeekTime(t)
+	m.refresh()
+	m.say("jumped to "+fmtT(m.snap.T), false)
+	return nil
+}
+
+// direction is 1 for forward and -1 for back.
+func direction(forward bool) int {
+	if forward {
+		return 1
+	}
+	return -1
 }
 
 func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -580,12 +627,8 @@ type layout struct {
 func (m *Model) bottomLines() []string {
 	var out []string
 	switch m.mode {
-	case modeCommand:
-		l := m.cmd.View()
-		if m.cmdErr != "" {
-			l = m.cmd.View() + "  " + m.st.Error.Render("✗ "+m.cmdErr)
-		}
-		out = append(out, l)
+	case modeCommand, modeJump:
+		out = append(out, m.prompt().View(m.st))
 	case modePartition:
 		var a []string
 		if m.snap != nil {
@@ -612,9 +655,14 @@ func (m *Model) bottomLines() []string {
 			out = append(out, s.Render(m.flash))
 		}
 	}
-	hv := m.help.View(helpKeys{m.keys, m.focus})
+	hv := m.help.View(m.helpKeys())
 	out = append(out, strings.Split(hv, "\n")...)
 	return out
+}
+
+// helpKeys is the keys that help shows now.
+func (m *Model) helpKeys() helpKeys {
+	return helpKeys{k: m.keys, focus: m.focus, replay: m.seek != nil}
 }
 
 func (m *Model) relayout() {
@@ -629,11 +677,12 @@ func (m *Model) relayout() {
 		return
 	}
 	m.header.SetSize(w, 1)
+	m.progress.SetSize(w, 1)
 	m.help.SetWidth(w)
 	n := len(m.snap.Nodes)
 	m.nodes.setCount(n)
 	bottom := len(m.bottomLines())
-	l.bodyH = h - 2 - bottom
+	l.bodyH = h - m.topLines() - bottom
 	if w < 70 || l.bodyH < 16 {
 		l.compact = true
 		l.bodyH = max(l.bodyH, 3)
@@ -676,6 +725,15 @@ func (m *Model) relayout() {
 	m.lay = l
 }
 
+// topLines is how many lines lie above the panes: the header, the progress bar in a
+// replay, and the alert banner or the story line.
+func (m *Model) topLines() int {
+	if m.seek != nil {
+		return 3
+	}
+	return 2
+}
+
 // View renders the latest snapshot; it never calls the controller.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
@@ -696,6 +754,9 @@ func (m *Model) Render() string {
 	s := m.snap
 	lines := make([]string, 0, 4)
 	lines = append(lines, m.header.View(s, m.hs))
+	if m.seek != nil {
+		lines = append(lines, m.progress.View(m.rs, s.T, m.hs.paused))
+	}
 	if b := banner(m.st, s, m.w); b != "" {
 		lines = append(lines, b)
 	} else {

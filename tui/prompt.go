@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+)
+
+// promptLine is a one-line input at the bottom of the screen: the `:` command line,
+// and the `g` jump to a time in a replay. Enter submits the line; an error keeps it
+// open with the error beside it until the line changes; ↑/↓ recall the lines
+// submitted before; esc closes it.
+type promptLine struct {
+	in      textinput.Model
+	err     string
+	history []string
+	histIdx int
+}
+
+func newPromptLine(prompt, placeholder string) promptLine {
+	in := textinput.New()
+	in.Prompt = prompt
+	in.Placeholder = placeholder
+	in.SetVirtualCursor(true)
+	return promptLine{in: in}
+}
+
+// open empties the line and focuses it.
+func (p *promptLine) open() tea.Cmd {
+	p.err = ""
+	p.in.SetValue("")
+	p.histIdx = len(p.history)
+	return p.in.Focus()
+}
+
+func (p *promptLine) close() {
+	p.in.Blur()
+	p.err = ""
+}
+
+// key handles a key press while the prompt is open. On enter, submit gets the
+// trimmed line; its error stays beside the line. done reports that the prompt
+// closed.
+func (p *promptLine) key(msg tea.KeyPressMsg, submit func(line string) error) (done bool, cmd tea.Cmd) {
+	switch msg.String() {
+	case "esc":
+		p.close()
+		return true, nil
+	case "enter":
+		line := strings.TrimSpace(p.in.Value())
+		if line == "" {
+			p.close()
+			return true, nil
+		}
+		if err := submit(line); err != nil {
+			p.err = err.Error()
+			return false, nil // the line stays open with the error beside it
+		}
+		if len(p.history) == 0 || p.history[len(p.history)-1] != line {
+			p.history = append(p.history, line)
+		}
+		p.close()
+		return true, nil
+	case "up":
+		if p.histIdx > 0 {
+			p.histIdx--
+			p.in.SetValue(p.history[p.histIdx])
+			p.in.CursorEnd()
+		}
+		return false, nil
+	case "down":
+		if p.histIdx < len(p.history)-1 {
+			p.histIdx++
+			p.in.SetValue(p.history[p.histIdx])
+		} else {
+			p.histIdx = len(p.history)
+			p.in.SetValue("")
+		}
+		p.in.CursorEnd()
+		return false, nil
+	}
+	before := p.in.Value()
+	p.in, cmd = p.in.Update(msg)
+	if p.in.Value() != before {
+		p.err = ""
+	}
+	return false, cmd
+}
+
+// update passes other messages (cursor blinks) to the input.
+func (p *promptLine) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	p.in, cmd = p.in.Update(msg)
+	return cmd
+}
+
+// View is the line, with the error if any.
+func (p *promptLine) View(st *Styles) string {
+	if p.err != "" {
+		return p.in.View() + "  " + st.Error.Render("✗ "+p.err)
+	}
+	return p.in.View()
+}
