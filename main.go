@@ -176,7 +176,7 @@ func (c *replayCmd) Run() error {
 	defer r.Close()
 	r.SetSpeed(c.Speed)
 	seed := r.Header.Seed
-	return tui.Run(r, tui.Options{Title: r.Header.Info.Name, Seed: &seed})
+	return tui.Run(r, tui.Options{Title: r.Header.Info.Name, Seed: &seed, File: c.File})
 }
 
 type verifyCmd struct {
