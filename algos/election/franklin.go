@@ -33,7 +33,7 @@ const (
 // improved algorithm for decentralized extrema-finding in circular configurations
 // of processors", CACM 25(5), 1982), as the course notes 003 give it ("Algoritmo de
 // Franklin") and as N. Santoro, "Design and Analysis of Distributed Algorithms"
-// (Wiley 2007), §3.3, presents it (protocol Stages). The ring is env.Peers() in
+// (Wiley 2007), ch. 3, presents it (protocol Stages). The ring is env.Peers() in
 // order; the successor is to the right. The highest id wins.
 //
 //   - In each round, every active process sends PROBE(own id, round) both ways.
@@ -278,7 +278,7 @@ func init() {
 		Name:        "franklin",
 		Family:      algos.Election,
 		Description: "Franklin's bidirectional ring: in rounds, an active id survives only if larger than the nearest active ids on both sides",
-		Source:      "Franklin 1982 (CACM 25(5)); Santoro, Design and Analysis of Distributed Algorithms, §3.3 (Stages); course notes 003",
+		Source:      "Franklin 1982 (CACM 25(5)); Santoro, Design and Analysis of Distributed Algorithms, ch. 3 (Stages); course notes 003",
 		Messages:    []string{msgProbe, msgElected},
 		Params: []algos.Param{
 			initiatorsParam("all", "by default every process starts at time 0; a process that is not an initiator is woken by the first PROBE and competes too"),

@@ -67,8 +67,8 @@ const keyEpoch = "epoch"
 // falhas"): a message sent to a crashed process is lost and the election stalls
 // until someone starts a new one. With skip_suspected = true (the notes' closing
 // remark: "com um detector de falhas confiável, é possível reconstruir o anel")
-// each process composes a heartbeat ◊P detector (algos/detector, parameters
-// detector, interval, timeout, delta) and:
+// each process composes a ◊P detector from algos/detector (heartbeat-dp by
+// default, or pull-dp; parameters detector, interval, timeout, delta) and:
 //   - sends to the next successor the detector does not suspect;
 //   - drops an ELECTION whose candidate it suspects (unless the candidate itself
 //     sent it: that proves it is up);
@@ -82,8 +82,9 @@ const keyEpoch = "epoch"
 // These rules act when a suspicion begins, not while it lasts: an ELECTION that
 // its suspected candidate sent itself is passed on without starting anything.
 //
-// Its ◊P heartbeats (HEARTBEAT) go to every process, so skip_suspected needs a
-// topology where every process can reach every other (a mesh).
+// The detector's messages (HEARTBEAT, or TEST_REQ and TEST_REP) go to every
+// process, so skip_suspected needs a topology where every process can reach every
+// other (a mesh).
 type Ring struct {
 	self node.ID
 	cfg  *ringConfig

@@ -24,7 +24,7 @@ const (
 )
 
 // Yoyo is the Yo-Yo election on any connected topology (N. Santoro, "Design and
-// Analysis of Distributed Algorithms", Wiley 2007, §3.8.3, protocol Yo-Yo), as the
+// Analysis of Distributed Algorithms", Wiley 2007, ch. 3, protocol Yo-Yo), as the
 // course notes 003 give it ("Algoritmo do YoYo"). The links are env.Neighbors();
 // scenarios use topology = "graph". The smallest id wins.
 //
@@ -450,7 +450,7 @@ func init() {
 		Name:        "yoyo",
 		Family:      algos.Election,
 		Description: "Yo-Yo on any connected graph: sources push ids down, sinks vote YES/NO up, NO flips links; pruning leaves one source, the minimum",
-		Source:      "Santoro, Design and Analysis of Distributed Algorithms (2007), §3.8.3 (Yo-Yo); course notes 003",
+		Source:      "Santoro, Design and Analysis of Distributed Algorithms (2007), ch. 3 (Yo-Yo); course notes 003",
 		Messages:    []string{msgYoyoID, msgYes, msgNo, msgPrune, msgElected},
 		Params: []algos.Param{
 			initiatorsParam("all", "by default every process starts at time 0; a process that is not an initiator is woken by the first message and joins the setup"),
