@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -293,7 +294,7 @@ func TestMermaidEveryTrace(t *testing.T) {
 				_, out, _ = strings.Cut(out, "\n")
 			}
 			checkMermaid(t, out)
-			ids := tr.Header.Info.IDs
+			ids := slices.Sorted(slices.Values(tr.Header.Info.IDs))
 			for i, l := range strings.Split(out, "\n")[3 : 3+len(ids)] {
 				if l != "    participant "+ids[i].String() {
 					t.Fatalf("participant line %q, want %v in id order", l, ids[i])
