@@ -25,6 +25,7 @@ type labWorld struct {
 	lat    netsim.Latency
 	script []string // "at action", e.g. "1s crash n3"
 	seed   uint64
+	gst    time.Duration // 0: synchronous from the start; else asynchronous (pareto delays, 5% loss) until then
 }
 
 func (c labWorld) run(t *testing.T, algo string, params map[string]any, until time.Duration) *netsim.World {
@@ -47,7 +48,9 @@ func (c labWorld) run(t *testing.T, algo string, params map[string]any, until ti
 	}
 	cfg := netsim.Config{Name: "test", Spec: spec, Factory: f, IDs: c.ids, Seed: max(c.seed, 1),
 		Topology: c.topo, Edges: c.edges, Degree: c.degree,
-		Net: netsim.Net{Latency: lat, Delta: 50 * time.Millisecond}, Monitors: netsim.DefaultMonitors}
+		Net: netsim.Net{Latency: lat, Delta: 50 * time.Millisecond, GST: c.gst,
+			PreLatency: netsim.Latency{Dist: "pareto", Min: 5 * time.Millisecond, Mean: 150 * time.Millisecond, Max: 4 * time.Second}, PreLoss: 0.05},
+		Monitors: netsim.DefaultMonitors}
 	for _, s := range c.script {
 		var at, act string
 		if _, err := fmt.Sscan(s, &at); err != nil {

@@ -1,6 +1,8 @@
 package election
 
 import (
+	"time"
+
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/algos/detector"
 	"github.com/clusterlab/clusterlab/node"
@@ -56,8 +58,9 @@ const keyEpoch = "epoch"
 //     as participant of an election that lost a message to a crash) and a
 //     recovered process join again. An ELECTION of an epoch this process has already
 //     decided that comes straight from its candidate (a recovered process that
-//     missed the elections held while it was down) makes this process start a
-//     newer one, which the stale candidate then joins.
+//     missed the elections held while it was down), or an ELECTED of an older
+//     epoch straight from its leader, makes this process start a newer one, which
+//     the stale process then joins.
 //   - A process keeps its last leader until an ELECTED replaces it (the notes reset
 //     "eleito" to ⊥ when an election starts).
 //   - A user request while participant starts a new epoch (the notes allow one
@@ -69,18 +72,46 @@ const keyEpoch = "epoch"
 // remark: "com um detector de falhas confiável, é possível reconstruir o anel")
 // each process composes a ◊P detector from algos/detector (heartbeat-dp by
 // default, or pull-dp; parameters detector, interval, timeout, delta) and:
+//
 //   - sends to the next successor the detector does not suspect;
-//   - drops an ELECTION whose candidate it suspects (unless the candidate itself
-//     sent it: that proves it is up);
+//
+//   - holds back an ELECTION whose candidate it suspects (unless the candidate
+//     itself sent it: that proves it is up), and passes it on if the candidate is
+//     trusted again;
+//
 //   - when its believed leader becomes suspected, forgets it and, if not a
 //     participant, starts an election;
+//
 //   - when the highest candidate it has passed on in the current election becomes
 //     suspected, starts a new election;
-//   - when the process it last sent to becomes suspected, sends that message again
-//     to its new successor (the old one may have crashed before passing it on).
 //
-// These rules act when a suspicion begins, not while it lasts: an ELECTION that
-// its suspected candidate sent itself is passed on without starting anything.
+//   - when its successor changes, because the one it last sent to is now suspected
+//     or one in between is trusted again, sends its last message (ELECTION or
+//     ELECTED, if it still matters) again to the new successor: the old one may
+//     have crashed before passing it on, and the one trusted again (a recovered
+//     process, or a false suspicion) may have missed it.
+//
+//   - when its own id comes back after it has passed on a larger one (a falsely
+//     suspected process was skipped), does not take it as a win; and when two
+//     processes that falsely suspected each other both win one epoch, everyone
+//     keeps the larger ELECTED;
+//
+//   - as a participant, arms a timer (`retry`, doubling at each retry, with a
+//     random part drawn from the process's own source): if the epoch is still
+//     undecided when it fires, starts a newer one;
+//
+//   - as the leader, sends its ELECTED round the ring again every `retry`; every
+//     process passes it on (a process that missed it learns the leader, one that
+//     believes it leads an older epoch starts a newer election, see above).
+//
+// The last two make the ring converge whatever message was lost: a crash and
+// recovery quicker than the detector's timeout loses a message without anyone
+// suspecting anything, and before GST (or with loss set) the network loses some.
+//
+// The rules on the leader and the candidate act when a suspicion begins, not while
+// it lasts: an ELECTION that its suspected candidate sent itself is passed on
+// without starting anything. Without skip_suspected none of these rules exists:
+// no detector, no timer.
 //
 // The detector's messages (HEARTBEAT, or TEST_REQ and TEST_REP) go to every
 // process, so skip_suspected needs a topology where every process can reach every
@@ -97,18 +128,55 @@ type Ring struct {
 	lastTo      node.ID // where this process last sent, and what
 	last        node.Message
 	elections   int64
+	retryFor    int64 // skip_suspected: the epoch the retry timer is armed for
+	retries     int   // skip_suspected: retries since the last decided epoch
+	refreshFor  int64 // skip_suspected: the epoch the leader's refresh timer is armed for
 
 	counters []node.Counter
 }
 
 type ringConfig struct {
 	skip      bool
+	retry     time.Duration
 	fd        detector.FDConfig
 	initiator func(node.ID) bool
 }
 
+// skip_suspected's timers: a participant's retry, and the leader's refresh.
+const (
+	timerRetry   = "ring.retry"
+	timerRefresh = "ring.refresh"
+)
+
 // Step reacts to one event.
 func (r *Ring) Step(env *node.Env, ev node.Event) {
+	r.step(env, ev)
+	if r.fd == nil {
+		return
+	}
+	// skip_suspected: a participant arms the retry timer for its epoch; a decided
+	// process disarms it.
+	switch {
+	case r.participant && r.retryFor != r.epoch:
+		r.retryFor = r.epoch
+		d := r.cfg.retry<<min(r.retries, 5) + time.Duration(env.Rand().Int64N(int64(r.cfg.retry/2)+1))
+		env.After(d, timerRetry)
+	case !r.participant && r.retryFor != 0:
+		r.retryFor, r.retries = 0, 0
+		env.Cancel(timerRetry)
+	}
+	// The leader sends its ELECTED round again every `retry`.
+	switch {
+	case r.leader == r.self && !r.participant && r.refreshFor != r.epoch:
+		r.refreshFor = r.epoch
+		env.After(r.cfg.retry, timerRefresh)
+	case (r.leader != r.self || r.participant) && r.refreshFor != 0:
+		r.refreshFor = 0
+		env.Cancel(timerRefresh)
+	}
+}
+
+func (r *Ring) step(env *node.Env, ev node.Event) {
 	switch ev.Kind {
 	case node.Start:
 		if r.fd != nil {
@@ -128,6 +196,22 @@ func (r *Ring) Step(env *node.Env, ev node.Event) {
 			r.start(env)
 		}
 	case node.Timer:
+		switch {
+		case r.fd == nil:
+		case ev.Name == timerRetry:
+			if r.participant {
+				r.retries++
+				env.Logf("ring: election %d still undecided: start a newer one", r.epoch)
+				r.start(env)
+			}
+			return
+		case ev.Name == timerRefresh:
+			if r.leader == r.self && !r.participant {
+				r.send(env, node.Message{Type: msgElected, ID: r.self, Stamp: r.epoch})
+				env.After(r.cfg.retry, timerRefresh)
+			}
+			return
+		}
 		if r.fd != nil {
 			was := r.watched()
 			if r.fd.Handle(env, ev) {
@@ -146,7 +230,7 @@ func (r *Ring) Step(env *node.Env, ev node.Event) {
 		case msgRingElection:
 			r.election(env, ev.From, ev.Msg)
 		case msgElected:
-			r.elected(env, ev.Msg)
+			r.elected(env, ev.From, ev.Msg)
 		}
 	}
 }
@@ -169,7 +253,17 @@ func (r *Ring) setEpoch(env *node.Env, e int64) {
 func (r *Ring) election(env *node.Env, from node.ID, m node.Message) {
 	id, e := m.ID, m.Stamp
 	if r.fd != nil && id != r.self && id != from && r.fd.Suspected(id) {
-		env.Logf("ring: drop ELECTION(%v): candidate suspected", id)
+		env.Logf("ring: hold ELECTION(%v): candidate suspected", id)
+		if e > r.epoch {
+			r.setEpoch(env, e)
+			r.participant = false
+			r.best = node.None
+		}
+		if e == r.epoch && id > r.self {
+			// Not passed on (a dead candidate's id would go round for ever), but kept:
+			// if the candidate is trusted again, it goes on (see react).
+			r.lastTo, r.last = node.None, m
+		}
 		return
 	}
 	if e < r.epoch || (e == r.epoch && !r.participant) {
@@ -197,8 +291,10 @@ func (r *Ring) election(env *node.Env, from node.ID, m node.Message) {
 		r.participant = true
 		r.best = max(r.best, r.self)
 		r.send(env, node.Message{Type: msgRingElection, ID: r.self, Stamp: e})
-	case r.participant:
-		// Its own id came round: no process has a larger one.
+	case r.participant && r.best == r.self:
+		// Its own id came round: no process has a larger one. (With skip_suspected a
+		// falsely suspected larger process may have been skipped; one that this
+		// process has passed on, best > own id, stops its own id here.)
 		r.participant = false
 		r.leader = r.self
 		env.Logf("ring: elected in election %d", e)
@@ -206,13 +302,26 @@ func (r *Ring) election(env *node.Env, from node.ID, m node.Message) {
 	}
 }
 
-func (r *Ring) elected(env *node.Env, m node.Message) {
+func (r *Ring) elected(env *node.Env, from node.ID, m node.Message) {
 	id, e := m.ID, m.Stamp
-	if e < r.epoch || (e == r.epoch && !r.participant && r.leader == id) {
-		if id == r.self && r.lastTo != node.None && r.last.Type == msgElected {
-			r.lastTo = node.None // gone round: nothing left to resend
-		}
-		return // stale, a duplicate, or the leader's own ELECTED back home
+	if e < r.epoch && id == from && id != r.self && !r.participant {
+		// Straight from a process that believes it leads an older epoch: it
+		// missed the newer ones. Start a newer one, which it will join.
+		env.Logf("ring: %v still leads election %d: start a newer one", from, e)
+		r.start(env)
+		return
+	}
+	again := e == r.epoch && !r.participant && r.leader == id
+	if again && r.fd != nil && id != r.self && !r.fd.Suspected(id) {
+		// skip_suspected: the leader's refresh (or a copy sent again) goes round.
+		r.send(env, node.Message{Type: msgElected, ID: id, Stamp: e})
+		return
+	}
+	if e < r.epoch || again || (e == r.epoch && !r.participant && r.leader > id) {
+		// Stale, a duplicate, or the leader's own ELECTED back home. (With
+		// skip_suspected two processes that falsely suspected each other may both
+		// win one epoch; the larger is kept.)
+		return
 	}
 	if e > r.epoch {
 		r.setEpoch(env, e)
@@ -225,15 +334,15 @@ func (r *Ring) elected(env *node.Env, m node.Message) {
 	}
 }
 
-// watched reports whether the detector suspects the leader, the best candidate and
-// the last destination, so that react sees which of them it newly suspects.
-func (r *Ring) watched() [3]bool {
-	return [3]bool{r.fd.Suspected(r.leader), r.fd.Suspected(r.best), r.fd.Suspected(r.lastTo)}
+// watched reports whether the detector suspects the leader and the best candidate,
+// so that react sees which of them it newly suspects.
+func (r *Ring) watched() [2]bool {
+	return [2]bool{r.fd.Suspected(r.leader), r.fd.Suspected(r.best)}
 }
 
-// react applies the skip_suspected rules to the processes the detector has just
-// begun to suspect (was: what it suspected before the event).
-func (r *Ring) react(env *node.Env, was [3]bool) {
+// react applies the skip_suspected rules after the detector's view may have changed
+// (was: what it suspected before).
+func (r *Ring) react(env *node.Env, was [2]bool) {
 	if r.leader != node.None && r.leader != r.self && !was[0] && r.fd.Suspected(r.leader) {
 		env.Logf("ring: leader %v suspected", r.leader)
 		r.leader = node.None
@@ -247,19 +356,21 @@ func (r *Ring) react(env *node.Env, was [3]bool) {
 		r.start(env)
 		return
 	}
-	if r.lastTo == node.None || r.lastTo == r.self || was[2] || !r.fd.Suspected(r.lastTo) {
-		return
-	}
+	// The successor changed (the last one is suspected, or one in between is
+	// trusted again): what was last passed on goes to the new one, if it still
+	// matters. The old one may have crashed before passing it on, or the one
+	// trusted again may have missed it.
 	m := r.last
-	resend := m.Stamp == r.epoch &&
-		((m.Type == msgRingElection && r.participant && !r.fd.Suspected(m.ID)) ||
-			(m.Type == msgElected && r.leader == m.ID))
-	if !resend {
-		r.lastTo = node.None
+	live := m.Stamp == r.epoch &&
+		((m.Type == msgRingElection && r.participant && (m.ID == r.self || !r.fd.Suspected(m.ID))) ||
+			(m.Type == msgElected && !r.participant && r.leader == m.ID))
+	if !live {
 		return
 	}
-	env.Logf("ring: %v suspected: send %s(%v) again", r.lastTo, m.Type, m.ID)
-	r.send(env, m)
+	if to := r.successor(env); to != r.lastTo {
+		env.Logf("ring: successor now %v: send %s(%v) again", to, m.Type, m.ID)
+		r.send(env, m)
+	}
 }
 
 // send sends m to the successor: the next process in ring order, or with
@@ -329,6 +440,7 @@ func init() {
 		Params: append([]algos.Param{
 			initiatorsParam("all", "by default every process starts one at time 0 (the quadratic case when ids decrease along the ring)"),
 			{Name: "skip_suspected", Default: "false", Doc: "send to the next successor a composed ◊P detector does not suspect, and start an election when the leader is suspected, so the ring survives crashes; adds the detector's HEARTBEAT (or TEST_REQ, TEST_REP) messages and needs a mesh"},
+			{Name: "retry", Default: "1s", Doc: "skip_suspected only: the leader sends ELECTED round again this often, and a participant whose election is still undecided after this long (doubling at each retry, up to 32×, plus up to half of it at random) starts a newer one"},
 		}, detector.FDParams(detector.KindHeartbeat)...),
 		Build: func(c algos.Config) (node.Factory, error) {
 			cfg := &ringConfig{}
@@ -338,6 +450,12 @@ func init() {
 			}
 			if cfg.skip, err = c.Params.Bool("skip_suspected"); err != nil {
 				return nil, err
+			}
+			if cfg.retry, err = c.Params.Duration("retry"); err != nil {
+				return nil, err
+			}
+			if cfg.retry <= 0 {
+				return nil, &algos.ParamError{Name: "retry", Msg: "found 0s, expected a duration > 0 such as \"1s\""}
 			}
 			if cfg.fd, err = detector.ReadFDConfig(c.Params); err != nil {
 				return nil, err

@@ -2,12 +2,14 @@ package election
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/algos/detector"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/node/nodetest"
 )
@@ -256,6 +258,7 @@ func TestRingParams(t *testing.T) {
 		{"initiators": []any{"n9"}},
 		{"detector": "psychic"},
 		{"interval": "0s"},
+		{"retry": "0s"},
 	} {
 		p, err := algos.NewParams(spec, bad)
 		if err == nil {
@@ -265,7 +268,7 @@ func TestRingParams(t *testing.T) {
 			t.Errorf("%v: no error", bad)
 		}
 	}
-	for _, name := range []string{"initiators", "skip_suspected", "detector", "interval", "timeout", "delta"} {
+	for _, name := range []string{"initiators", "skip_suspected", "retry", "detector", "interval", "timeout", "delta"} {
 		if _, ok := spec.Param(name); !ok {
 			t.Errorf("ring has no parameter %s", name)
 		}
@@ -317,5 +320,138 @@ func TestRingWithoutSkipStallsOnACrash(t *testing.T) {
 	labAgree(t, w, 4)
 	if st, _ := w.Status(4); st.Term != 2 {
 		t.Errorf("n4 leads epoch %d, want 2", st.Term)
+	}
+}
+
+func TestRingSkipSuspectedSafetyRules(t *testing.T) {
+	ids := nodetest.IDs(5)
+	skip := map[string]any{"skip_suspected": true, "initiators": []any{"n3"}}
+
+	// n3 passed n5's id on; its own id coming back later (n5 was skipped on that
+	// trip) is not a win.
+	h := labHarness(t, "ring", 3, ids, skip)
+	h.Start()
+	labSends(t, h.Deliver(2, labElection(5, 1)), []nodetest.Sent{labTo(4, labElection(5, 1))}, "ELECTION", "ELECTED")
+	labSends(t, h.Deliver(2, labElection(3, 1)), nil, "ELECTION", "ELECTED")
+	labStatus(t, h, "participant", node.None, 1)
+
+	// Two winners of one epoch: the larger ELECTED is kept, the smaller dropped.
+	labSends(t, h.Deliver(2, labElected(4, 1)), []nodetest.Sent{labTo(4, labElected(4, 1))}, "ELECTED")
+	labSends(t, h.Deliver(2, labElected(5, 1)), []nodetest.Sent{labTo(4, labElected(5, 1))}, "ELECTED")
+	labSends(t, h.Deliver(2, labElected(4, 1)), nil, "ELECTED")
+	labStatus(t, h, "follower", 5, 1)
+
+	// With skip_suspected the leader's ELECTED, again, goes on round.
+	labSends(t, h.Deliver(2, labElected(5, 1)), []nodetest.Sent{labTo(4, labElected(5, 1))}, "ELECTED")
+	// An ELECTED of an older epoch straight from its leader: that process missed
+	// the newer epochs; a newer one starts.
+	labSends(t, h.Deliver(2, labElected(2, 0)), []nodetest.Sent{labTo(4, labElection(3, 2))}, "ELECTION", "ELECTED")
+	labCounter(t, h, "elections", 2)
+
+	// Without skip_suspected a duplicate ELECTED stops at once.
+	h = labHarness(t, "ring", 3, ids, nil)
+	h.Start()
+	h.Deliver(2, labElection(5, 1))
+	h.Deliver(2, labElected(5, 1))
+	labSends(t, h.Deliver(2, labElected(5, 1)), nil)
+}
+
+func TestRingSkipSuspectedTimers(t *testing.T) {
+	ids := nodetest.IDs(3)
+	h := labHarness(t, "ring", 2, ids, map[string]any{"skip_suspected": true, "initiators": []any{"n2"}, "retry": "1s", "timeout": "10s"})
+	h.Start()
+	// A participant arms the retry timer: 1s plus up to 500ms at random.
+	at, ok := h.Armed("ring.retry")
+	if !ok || at < time.Second || at > 1500*time.Millisecond {
+		t.Fatalf("retry armed %v at %v, want between 1s and 1.5s", ok, at)
+	}
+	// Undecided when it fires: a newer epoch, and the next wait is twice as long.
+	labSends(t, h.Fire("ring.retry"), []nodetest.Sent{labTo(3, labElection(2, 2))}, "ELECTION")
+	next, _ := h.Armed("ring.retry")
+	if d := next - at; d < 2*time.Second || d > 2500*time.Millisecond {
+		t.Fatalf("second retry after %v, want between 2s and 2.5s", d)
+	}
+	// Its own id comes back: it leads, the retry timer is gone, and every second
+	// it sends ELECTED round again.
+	labSends(t, h.Deliver(1, labElection(2, 2)), []nodetest.Sent{labTo(3, labElected(2, 2))}, "ELECTED")
+	if _, ok := h.Armed("ring.retry"); ok {
+		t.Fatal("retry still armed after winning")
+	}
+	h.Deliver(1, labElected(2, 2)) // home
+	for range 3 {
+		labSends(t, h.Fire("ring.refresh"), []nodetest.Sent{labTo(3, labElected(2, 2))}, "ELECTED")
+	}
+	// A follower has no timer of its own.
+	h.Deliver(1, labElected(3, 5))
+	labStatus(t, h, "follower", 3, 5)
+	if names := h.TimerNames(); slices.Contains(names, "ring.refresh") || slices.Contains(names, "ring.retry") {
+		t.Fatalf("a follower has timers %v", names)
+	}
+	// Without skip_suspected: no timer at all.
+	h = labHarness(t, "ring", 2, ids, nil)
+	h.Start()
+	if names := h.TimerNames(); len(names) != 0 {
+		t.Fatalf("plain ring armed %v", names)
+	}
+}
+
+// TestRingSkipSuspectedConverges runs many random sequences of crashes and
+// recoveries (half of them before GST, with heavy-tailed delays and 5% loss, so
+// that the detectors make mistakes and messages get lost) and checks that, some
+// seconds after the last fault, every live process believes the same live process
+// leads.
+func TestRingSkipSuspectedConverges(t *testing.T) {
+	seeds := uint64(300)
+	if testing.Short() {
+		seeds = 40
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
+		r := rand.New(rand.NewPCG(seed, 9))
+		n := 2 + r.IntN(7)
+		var script []string
+		down := make([]bool, n+1)
+		at := 0
+		for k := 0; k < 1+r.IntN(12); k++ {
+			at += 50 + r.IntN(800)
+			p := 1 + r.IntN(n)
+			if down[p] {
+				script = append(script, fmt.Sprintf("%dms recover n%d", at, p))
+				down[p] = false
+				continue
+			}
+			alive := 0
+			for q := 1; q <= n; q++ {
+				if !down[q] {
+					alive++
+				}
+			}
+			if alive > 1 {
+				script = append(script, fmt.Sprintf("%dms crash n%d", at, p))
+				down[p] = true
+			}
+		}
+		lat := netsim.Latency{Dist: "uniform", Min: 2 * time.Millisecond, Max: 30 * time.Millisecond}
+		lw := labWorld{ids: nodetest.IDs(n), lat: lat, seed: seed, script: script}
+		if seed%2 == 0 {
+			lw.gst = 2 * time.Second
+		}
+		w := lw.run(t, "ring", map[string]any{"skip_suspected": true}, time.Duration(max(at, 2000)+8000)*time.Millisecond)
+		var leader node.ID
+		ok := true
+		var views []string
+		for _, id := range nodetest.IDs(n) {
+			st, up := w.Status(id)
+			if !up {
+				continue
+			}
+			views = append(views, fmt.Sprintf("%v:%s/%v/e%d", id, st.Role, st.Leader, st.Term))
+			if leader == node.None {
+				leader = st.Leader
+			}
+			ok = ok && st.Leader == leader && leader != node.None
+		}
+		if _, up := w.Status(leader); !ok || !up {
+			t.Errorf("seed %d, N=%d, %v: %v", seed, n, script, views)
+		}
 	}
 }
