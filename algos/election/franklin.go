@@ -69,16 +69,21 @@ const (
 //     it starts as an active process in round 1 (Santoro's wake-up), so the highest
 //     id of the whole ring wins whoever started.
 //   - Elections have an epoch number (kept in stable storage, in Stamp): starting
-//     one, by being an initiator, by a user request or by recovering, opens the next
-//     epoch; a message of a newer epoch makes a process drop what it was doing and
-//     join, one of an older epoch is dropped. This lets a user run the election
-//     again. The algorithm tolerates no crash: a message to a crashed process is
-//     lost and the election stalls until someone starts a new one.
+//     one, by being an initiator or by a user request, opens the next epoch; a
+//     message of a newer epoch makes a process drop what it was doing and join, one
+//     of an older epoch is dropped. This lets a user run the election again.
+//
+// The algorithm tolerates no crash: a message to a crashed process is lost and the
+// election stalls until someone starts a new one (request nX election). A
+// recovered process has lost its round and its buffers, so it sits out the epoch
+// it was in (asleep, knowing no leader) and joins the next one; it starts nothing
+// itself, since a number it would pick could be one the others are still using.
 type Franklin struct {
 	self node.ID
 	cfg  *franklinConfig
 
 	epoch     int64
+	floor     int64 // a recovered process ignores the epochs up to this one
 	state     int
 	round     int64
 	got       [2]node.ID // the current round's ids from the left and the right
@@ -101,8 +106,10 @@ func (f *Franklin) Step(env *node.Env, ev node.Event) {
 			f.start(env)
 		}
 	case node.Recover:
+		// Whatever this process knew of its epoch died with it: it sits the epoch
+		// out, asleep, and joins the next one.
 		f.epoch, _ = env.Load(keyEpoch)
-		f.start(env)
+		f.floor = f.epoch
 	case node.Request:
 		if ev.Name == Request {
 			f.start(env)
@@ -112,8 +119,8 @@ func (f *Franklin) Step(env *node.Env, ev node.Event) {
 		if m.Type != msgProbe && m.Type != msgElected {
 			return
 		}
-		if m.Stamp < f.epoch {
-			return // an older election
+		if m.Stamp < f.epoch || m.Stamp <= f.floor {
+			return // an older election, or the one this incarnation sits out
 		}
 		if m.Stamp > f.epoch {
 			f.join(env, m.Stamp)

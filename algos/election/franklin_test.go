@@ -2,10 +2,12 @@ package election
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/node/nodetest"
 )
@@ -132,12 +134,24 @@ func TestFranklinEpochs(t *testing.T) {
 		labTo(5, labProbe(2, 1, 3, goingLeft)),
 	})
 	labStatus(t, h, "candidate", 5, 3)
-	// A recovery opens the epoch after the stored one.
-	labSends(t, h.Recover(), []nodetest.Sent{
+	// A recovered process sits out the epoch it was in (3, from stable storage)...
+	labSends(t, h.Recover(), nil)
+	labStatus(t, h, "asleep", node.None, 3)
+	labSends(t, h.Deliver(4, labProbe(4, 2, 3, goingLeft)), nil)
+	labSends(t, h.Deliver(4, labElected(5, 3)), nil)
+	labStatus(t, h, "asleep", node.None, 3)
+	// ...and joins the next one.
+	labSends(t, h.Deliver(5, labProbe(5, 1, 4, goingRight)), []nodetest.Sent{
 		labTo(4, labProbe(2, 1, 4, goingRight)),
 		labTo(5, labProbe(2, 1, 4, goingLeft)),
 	})
 	labStatus(t, h, "candidate", node.None, 4)
+	// Or, asked to, starts it.
+	h.Recover()
+	labSends(t, h.Request("election"), []nodetest.Sent{
+		labTo(4, labProbe(2, 1, 5, goingRight)),
+		labTo(5, labProbe(2, 1, 5, goingLeft)),
+	})
 }
 
 func TestFranklinTwoAndOne(t *testing.T) {
@@ -205,4 +219,58 @@ func TestFranklinOneInitiatorWakesEveryone(t *testing.T) {
 	if st, _ := w.Status(9); st.Term != 2 || st.Role != "leader" {
 		t.Errorf("n9: %+v, want the leader of epoch 2", st)
 	}
+}
+
+// labFaultsThenRequest runs algo through random crashes and recoveries (every
+// crashed process recovered at the end), then a user request at a random process,
+// and checks that every process ends up agreeing on the maximum (franklin) or the
+// minimum (yoyo). Neither algorithm tolerates the faults; the request is what
+// restarts it, and a recovered process must join that newer election.
+func labFaultsThenRequest(t *testing.T, algo string, topo string, winner func(n int) node.ID) {
+	seeds := uint64(150)
+	if testing.Short() {
+		seeds = 20
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
+		r := rand.New(rand.NewPCG(seed, 9))
+		n := 2 + r.IntN(7)
+		var script []string
+		down := make([]bool, n+1)
+		at := 0
+		for k := 0; k < 1+r.IntN(6); k++ {
+			at += 5 + r.IntN(300)
+			p := 1 + r.IntN(n)
+			verb := "crash"
+			if down[p] {
+				verb = "recover"
+			}
+			script = append(script, fmt.Sprintf("%dms %s n%d", at, verb, p))
+			down[p] = !down[p]
+		}
+		for p := 1; p <= n; p++ {
+			if down[p] {
+				at += 10
+				script = append(script, fmt.Sprintf("%dms recover n%d", at, p))
+			}
+		}
+		at += 1000
+		script = append(script, fmt.Sprintf("%dms request n%d election", at, 1+r.IntN(n)))
+		lat := netsim.Latency{Dist: "uniform", Min: 2 * time.Millisecond, Max: 30 * time.Millisecond}
+		w := labWorld{ids: labScrambled(n), topo: topo, degree: 3, lat: lat, seed: seed, script: script}.
+			run(t, algo, nil, time.Duration(at+5000)*time.Millisecond)
+		var views []string
+		ok := true
+		for _, id := range nodetest.IDs(n) {
+			st, _ := w.Status(id)
+			views = append(views, fmt.Sprintf("%v:%s/%v/e%d", id, st.Role, st.Leader, st.Term))
+			ok = ok && st.Leader == winner(n)
+		}
+		if !ok {
+			t.Errorf("seed %d, N=%d, %v: %v", seed, n, script, views)
+		}
+	}
+}
+
+func TestFranklinRecoversThroughARequest(t *testing.T) {
+	labFaultsThenRequest(t, "franklin", "ring", func(n int) node.ID { return node.ID(n) })
 }

@@ -77,12 +77,16 @@ const (
 //   - A process that is not an initiator is woken by the first message it receives
 //     and joins the setup.
 //   - Elections have an epoch number (kept in stable storage): starting one, by being
-//     an initiator, by a user request or by recovering, opens the next epoch with a
-//     new setup on the original links; a message of a newer epoch makes a process
-//     drop what it was doing and join, one of an older epoch is dropped. The
-//     algorithm tolerates no crash, loss or duplication (Santoro's total
-//     reliability): a lost message stalls the election until someone starts a new
-//     one.
+//     an initiator or by a user request, opens the next epoch with a new setup on
+//     the original links; a message of a newer epoch makes a process drop what it
+//     was doing and join, one of an older epoch is dropped.
+//
+// The algorithm tolerates no crash, loss or duplication (Santoro's total
+// reliability): a lost message stalls the election until someone starts a new one
+// (request nX election). A recovered process has lost its links' orientation and
+// its votes, so it sits out the epoch it was in (asleep, knowing no leader) and
+// joins the next one; it starts nothing itself, since a number it would pick could
+// be one the others are still using.
 type Yoyo struct {
 	self node.ID
 	cfg  *yoyoConfig
@@ -93,6 +97,7 @@ type Yoyo struct {
 	out   []bool    // link i oriented self → nbrs[i]
 
 	epoch   int64
+	floor   int64 // a recovered process ignores the epochs up to this one
 	phase   int
 	iter    int64
 	source  bool      // a source in this iteration
@@ -131,8 +136,10 @@ func (y *Yoyo) Step(env *node.Env, ev node.Event) {
 			y.start(env)
 		}
 	case node.Recover:
+		// Whatever this process knew of its epoch died with it: it sits the epoch
+		// out, asleep, and joins the next one.
 		y.epoch, _ = env.Load(keyEpoch)
-		y.start(env)
+		y.floor = y.epoch
 	case node.Request:
 		if ev.Name == Request {
 			y.start(env)
@@ -144,8 +151,8 @@ func (y *Yoyo) Step(env *node.Env, ev node.Event) {
 		default:
 			return
 		}
-		if m.Stamp < y.epoch {
-			return // an older election
+		if m.Stamp < y.epoch || m.Stamp <= y.floor {
+			return // an older election, or the one this incarnation sits out
 		}
 		if m.Stamp > y.epoch {
 			y.join(env, m.Stamp)

@@ -136,7 +136,13 @@ func TestYoyoEpochsAndStaleMessages(t *testing.T) {
 	labSends(t, h.Deliver(3, labVote("YES", 1, 1)), nil)
 	labSends(t, h.Request("election"), []nodetest.Sent{labTo(3, labID(1, 0, 3))})
 	labCounter(t, h, "elections", 2)
-	labSends(t, h.Recover(), []nodetest.Sent{labTo(3, labID(1, 0, 4))})
+	// A recovered process sits out its epoch (3), then joins the next.
+	labSends(t, h.Recover(), nil)
+	labStatus(t, h, "asleep", node.None, 3)
+	labSends(t, h.Deliver(3, labID(3, 0, 3)), nil)
+	labSends(t, h.Deliver(3, labElected(3, 3)), nil)
+	labSends(t, h.Deliver(3, labID(3, 0, 4)), []nodetest.Sent{labTo(3, labID(1, 0, 4)), labTo(3, labID(1, 1, 4))})
+	labStatus(t, h, "source", node.None, 4)
 }
 
 func TestYoyoAlone(t *testing.T) {
@@ -230,4 +236,8 @@ func TestYoyoOneInitiatorAndARequest(t *testing.T) {
 	if st, _ := w.Status(1); st.Term != 2 {
 		t.Errorf("n1 leads epoch %d, want 2", st.Term)
 	}
+}
+
+func TestYoyoRecoversThroughARequest(t *testing.T) {
+	labFaultsThenRequest(t, "yoyo", "graph", func(int) node.ID { return 1 })
 }
