@@ -74,32 +74,25 @@ const keyEpoch = "epoch"
 // default, or pull-dp; parameters detector, interval, timeout, delta) and:
 //
 //   - sends to the next successor the detector does not suspect;
-//
 //   - holds back an ELECTION whose candidate it suspects (unless the candidate
 //     itself sent it: that proves it is up), and passes it on if the candidate is
 //     trusted again;
-//
 //   - when its believed leader becomes suspected, forgets it and, if not a
 //     participant, starts an election;
-//
 //   - when the highest candidate it has passed on in the current election becomes
 //     suspected, starts a new election;
-//
 //   - when its successor changes, because the one it last sent to is now suspected
 //     or one in between is trusted again, sends its last message (ELECTION or
 //     ELECTED, if it still matters) again to the new successor: the old one may
 //     have crashed before passing it on, and the one trusted again (a recovered
-//     process, or a false suspicion) may have missed it.
-//
+//     process, or a false suspicion) may have missed it;
 //   - when its own id comes back after it has passed on a larger one (a falsely
 //     suspected process was skipped), does not take it as a win; and when two
 //     processes that falsely suspected each other both win one epoch, everyone
 //     keeps the larger ELECTED;
-//
 //   - as a participant, arms a timer (`retry`, doubling at each retry, with a
 //     random part drawn from the process's own source): if the epoch is still
 //     undecided when it fires, starts a newer one;
-//
 //   - as the leader, sends its ELECTED round the ring again every `retry`; every
 //     process passes it on (a process that missed it learns the leader, one that
 //     believes it leads an older epoch starts a newer election, see above).
