@@ -310,3 +310,18 @@ func containsID(xs []node.ID, id node.ID) bool {
 	}
 	return false
 }
+
+// Build looks up an algorithm, checks the given parameters against it and builds its
+// factory for the processes ids.
+func Build(name string, ids []node.ID, values map[string]any) (Spec, node.Factory, error) {
+	spec, ok := Lookup(name)
+	if !ok {
+		return Spec{}, nil, fmt.Errorf("no algorithm %q; expected one of: %s", name, strings.Join(Names(), ", "))
+	}
+	params, err := NewParams(spec, values)
+	if err != nil {
+		return spec, nil, err
+	}
+	f, err := spec.Build(Config{IDs: ids, Params: params})
+	return spec, f, err
+}

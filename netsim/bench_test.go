@@ -12,19 +12,11 @@ import (
 )
 
 func heartbeatConfig(b *testing.B, n int) netsim.Config {
-	spec, ok := algos.Lookup("heartbeat-dp")
-	if !ok {
-		b.Fatal("heartbeat-dp is not registered")
-	}
 	ids := make([]node.ID, n)
 	for i := range ids {
 		ids[i] = node.ID(i + 1)
 	}
-	params, err := algos.NewParams(spec, map[string]any{"interval": "100ms", "timeout": "300ms"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	f, err := spec.Build(algos.Config{IDs: ids, Params: params})
+	spec, f, err := algos.Build("heartbeat-dp", ids, map[string]any{"interval": "100ms", "timeout": "300ms"})
 	if err != nil {
 		b.Fatal(err)
 	}

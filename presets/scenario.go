@@ -234,11 +234,7 @@ func (s *Scenario) check(file string, pos positions) error {
 	default:
 		return fail("topology", "found topology = %q, expected mesh, ring or graph", s.Topology)
 	}
-	params, err := algos.NewParams(spec, s.Params)
-	if err == nil {
-		_, err = spec.Build(algos.Config{IDs: ids, Params: params})
-	}
-	if err != nil {
+	if _, _, err := algos.Build(spec.Name, ids, s.Params); err != nil {
 		var pe *algos.ParamError
 		if errors.As(err, &pe) {
 			return fail("params."+pe.Name, "%s", pe.Error())
@@ -440,16 +436,8 @@ func (s *Scenario) NodeIDs() []node.ID {
 
 // Resolve turns a checked scenario into a runnable configuration.
 func (s *Scenario) Resolve() (netsim.Config, error) {
-	spec, ok := algos.Lookup(s.Algorithm)
-	if !ok {
-		return netsim.Config{}, fmt.Errorf("unknown algorithm %q", s.Algorithm)
-	}
 	ids := s.NodeIDs()
-	params, err := algos.NewParams(spec, s.Params)
-	if err != nil {
-		return netsim.Config{}, err
-	}
-	factory, err := spec.Build(algos.Config{IDs: ids, Params: params})
+	spec, factory, err := algos.Build(s.Algorithm, ids, s.Params)
 	if err != nil {
 		return netsim.Config{}, err
 	}

@@ -12,15 +12,7 @@ import (
 
 func build(t *testing.T, name string, ids []node.ID, params map[string]any) node.Factory {
 	t.Helper()
-	spec, ok := algos.Lookup(name)
-	if !ok {
-		t.Fatalf("%s not registered", name)
-	}
-	p, err := algos.NewParams(spec, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := spec.Build(algos.Config{IDs: ids, Params: p})
+	_, f, err := algos.Build(name, ids, params)
 	if err != nil {
 		t.Fatal(err)
 	}

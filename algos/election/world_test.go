@@ -16,16 +16,11 @@ import (
 // world builds a lossless cluster of n processes with a constant 10ms latency, so
 // that message counts are exact.
 func world(t interface{ Fatal(...any) }, name string, n int, seed uint64, params map[string]any, script []netsim.Timed, sink trace.Sink) *netsim.World {
-	spec, _ := algos.Lookup(name)
 	ids := make([]node.ID, n)
 	for i := range ids {
 		ids[i] = node.ID(i + 1)
 	}
-	p, err := algos.NewParams(spec, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := spec.Build(algos.Config{IDs: ids, Params: p})
+	spec, f, err := algos.Build(name, ids, params)
 	if err != nil {
 		t.Fatal(err)
 	}
