@@ -62,15 +62,6 @@ func others(env *node.Env) []node.ID {
 	return out
 }
 
-func indexOf(ids []node.ID, p node.ID) int {
-	for i, q := range ids {
-		if q == p {
-			return i
-		}
-	}
-	return -1
-}
-
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
 // positive reads a duration parameter that must be > 0 (a zero interval would make

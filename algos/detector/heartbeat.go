@@ -1,6 +1,7 @@
 package detector
 
 import (
+	"slices"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -87,7 +88,7 @@ func (d *Heartbeat) Handle(env *node.Env, ev node.Event) bool {
 		if ev.Msg.Type != MsgHeartbeat {
 			return false
 		}
-		i := indexOf(d.peers, ev.From)
+		i := slices.Index(d.peers, ev.From)
 		if i < 0 {
 			return true
 		}
@@ -123,7 +124,7 @@ func (d *Heartbeat) Suspected(p node.ID) bool { return d.suspects.has(p) }
 
 // Timeout is the current timeout towards p (0 if p is not monitored).
 func (d *Heartbeat) Timeout(p node.ID) time.Duration {
-	if i := indexOf(d.peers, p); i >= 0 {
+	if i := slices.Index(d.peers, p); i >= 0 {
 		return d.timeouts[i].Timeout
 	}
 	return 0

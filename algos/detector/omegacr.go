@@ -1,6 +1,7 @@
 package detector
 
 import (
+	"slices"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -125,7 +126,7 @@ func (o *OmegaCR) beat(env *node.Env) {
 }
 
 func (o *OmegaCR) heard(q node.ID, inc int64) {
-	if q == o.self || indexOf(o.peers, q) < 0 {
+	if q == o.self || slices.Index(o.peers, q) < 0 {
 		return
 	}
 	i := 0

@@ -1,6 +1,7 @@
 package detector
 
 import (
+	"slices"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -84,7 +85,7 @@ func (d *Pull) Handle(env *node.Env, ev node.Event) bool {
 			env.Send(ev.From, node.Message{Type: MsgTestRep, Stamp: ev.Msg.Stamp})
 			return true
 		case MsgTestRep:
-			if indexOf(d.peers, ev.From) >= 0 {
+			if slices.Index(d.peers, ev.From) >= 0 {
 				d.correct.add(ev.From)
 			}
 			return true
@@ -136,7 +137,7 @@ func (d *Pull) Interval() time.Duration { return d.interval }
 
 // Timeout is the monitoring interval, the same for every monitored p.
 func (d *Pull) Timeout(p node.ID) time.Duration {
-	if indexOf(d.peers, p) < 0 {
+	if slices.Index(d.peers, p) < 0 {
 		return 0
 	}
 	return d.interval

@@ -3,6 +3,7 @@ package election
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"testing"
 	"time"
 
@@ -128,7 +129,7 @@ func labGCD(a, b int) int {
 // labSuccessorOfMax is the process after the highest id in ring order.
 func labSuccessorOfMax(ids []node.ID) node.ID {
 	m := maxID(ids)
-	return ids[(indexIn(ids, m)+1)%len(ids)]
+	return ids[(slices.Index(ids, m)+1)%len(ids)]
 }
 
 // TestRingOneInitiatorIs3NMinus1: the initiator is the successor of the maximum and

@@ -3,6 +3,7 @@ package election
 import (
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
+	"slices"
 )
 
 // msgProbe is Franklin's message: an active process's id on its way to the nearest
@@ -256,7 +257,7 @@ func (f *Franklin) elected(env *node.Env, m node.Message) {
 // neighbours are the predecessor (left) and the successor (right) in ring order.
 func (f *Franklin) neighbours(env *node.Env) (left, right node.ID) {
 	peers := env.Peers()
-	i := indexIn(peers, f.self)
+	i := slices.Index(peers, f.self)
 	n := len(peers)
 	return peers[(i+n-1)%n], peers[(i+1)%n]
 }

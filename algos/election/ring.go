@@ -1,6 +1,7 @@
 package election
 
 import (
+	"slices"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -377,7 +378,7 @@ func (r *Ring) send(env *node.Env, m node.Message) {
 
 func (r *Ring) successor(env *node.Env) node.ID {
 	peers := env.Peers()
-	i := indexIn(peers, r.self)
+	i := slices.Index(peers, r.self)
 	for k := 1; k < len(peers); k++ {
 		p := peers[(i+k)%len(peers)]
 		if r.fd == nil || !r.fd.Suspected(p) {
@@ -411,16 +412,6 @@ func (r *Ring) Status() node.Status {
 	}
 	st.Counters = r.counters
 	return st
-}
-
-// indexIn is the position of p in ids, or -1.
-func indexIn(ids []node.ID, p node.ID) int {
-	for i, q := range ids {
-		if q == p {
-			return i
-		}
-	}
-	return -1
 }
 
 func init() {

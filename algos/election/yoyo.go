@@ -3,6 +3,7 @@ package election
 import (
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
+	"slices"
 )
 
 // Yo-Yo message types (ELECTED is shared with ring and franklin).
@@ -248,7 +249,7 @@ func (y *Yoyo) begin(env *node.Env) {
 }
 
 func (y *Yoyo) handle(env *node.Env, from node.ID, m node.Message) {
-	i := indexIn(y.nbrs, from)
+	i := slices.Index(y.nbrs, from)
 	if i < 0 {
 		return
 	}
