@@ -2,7 +2,6 @@ package export
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -78,7 +77,6 @@ func gather(t *trace.Trace, w Window) *report {
 	st := trace.NewState(t.Header)
 	lead := newLeaders()
 	agree := newAgreement(info.IDs)
-	sets := maekawaSets(t)
 	cs := map[node.ID]node.CSState{}
 	wanted := map[node.ID]int64{}
 	leaderDown := int64(-1)
@@ -156,8 +154,10 @@ func gather(t *trace.Trace, w Window) *report {
 			}
 			if e.Status.CS == node.CSHeld && oldCS != node.CSHeld {
 				r.entries++
-				if i := slices.Index(info.IDs, e.Node); i >= 0 && i < len(sets) {
-					r.entrySetSum += len(sets[i])
+				// Maekawa reports the size of its voting set; the textbook
+				// count needs it, and only the algorithm knows how it built it.
+				if n, ok := e.Status.Counter("set_size"); ok {
+					r.entrySetSum += int(n)
 				}
 				if since, ok := wanted[e.Node]; ok {
 					r.waits = append(r.waits, e.T-since)
@@ -586,56 +586,6 @@ func (r *report) diagramWindow() (Window, string) {
 	w.FirstSeq, w.LastSeq = first.Seq, last.Seq
 	return w, fmt.Sprintf("%s: %s to %s, of %d messages. Export any other window with `clusterlab export FILE --format mermaid --from T --to T`.",
 		what, fmtT(first.T), fmtT(last.T), len(msgs))
-}
-
-// maekawaSets gives each node's voting set as the maekawa algorithm builds it from
-// the scenario's "sets" parameter ("grid" unless said otherwise), or nil.
-func maekawaSets(t *trace.Trace) [][]node.ID {
-	info := &t.Header.Info
-	if info.Algorithm != "maekawa" {
-		return nil
-	}
-	var sc struct {
-		Params map[string]any `json:"params"`
-	}
-	_ = json.Unmarshal(t.Header.Scenario, &sc)
-	ids := info.IDs
-	raw, _ := sc.Params["sets"].(string)
-	switch raw {
-	case "", "grid":
-		n := len(ids)
-		cols := 1
-		for cols*cols < n {
-			cols++
-		}
-		sets := make([][]node.ID, n)
-		for i := range ids {
-			for j, q := range ids {
-				if j/cols == i/cols || j%cols == i%cols {
-					sets[i] = append(sets[i], q)
-				}
-			}
-		}
-		return sets
-	case "triangle":
-		if len(ids) != 3 {
-			return nil
-		}
-		return [][]node.ID{{ids[0], ids[1]}, {ids[1], ids[2]}, {ids[2], ids[0]}}
-	}
-	groups := strings.Split(raw, ";")
-	if len(groups) != len(ids) {
-		return nil
-	}
-	sets := make([][]node.ID, len(ids))
-	for i, g := range groups {
-		for _, name := range strings.FieldsFunc(g, func(r rune) bool { return r == ',' || r == ' ' }) {
-			if id, ok := node.ParseID(strings.TrimSpace(name)); ok && !slices.Contains(sets[i], id) {
-				sets[i] = append(sets[i], id)
-			}
-		}
-	}
-	return sets
 }
 
 func networkText(info *trace.Info) string {
