@@ -222,6 +222,7 @@ func (c *exportCmd) Run() error {
 	if err != nil {
 		return badInput(err)
 	}
+	o.Cast.Render = tui.Renderer() // the cast shows the real dashboard
 	if c.Output == "" {
 		return export.Write(os.Stdout, t, o)
 	}
