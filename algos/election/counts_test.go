@@ -31,15 +31,7 @@ type labWorld struct {
 
 func (c labWorld) run(t *testing.T, algo string, params map[string]any, until time.Duration) *netsim.World {
 	t.Helper()
-	spec, ok := algos.Lookup(algo)
-	if !ok {
-		t.Fatalf("%s is not registered", algo)
-	}
-	p, err := algos.NewParams(spec, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := spec.Build(algos.Config{IDs: c.ids, Params: p})
+	spec, f, err := algos.Build(algo, c.ids, params)
 	if err != nil {
 		t.Fatal(err)
 	}

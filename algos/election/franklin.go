@@ -1,9 +1,10 @@
 package election
 
 import (
+	"slices"
+
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
-	"slices"
 )
 
 // msgProbe is Franklin's message: an active process's id on its way to the nearest

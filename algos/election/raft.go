@@ -1,6 +1,7 @@
 package election
 
 import (
+	"slices"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -36,9 +37,12 @@ const (
 //   - A process grants its vote (VOTE with Flag = true, Term = its term) to the first
 //     candidate that asks in a term, and refuses (Flag = false) any other.
 //   - A candidate with votes from a majority of all processes becomes leader and
-//     sends HEARTBEAT (Term) every `heartbeat`.
+//     sends HEARTBEAT (Term) every `heartbeat`. Votes are counted per voter, not
+//     per VOTE message: the lab's network can duplicate messages.
 //   - A message from an older term is dropped; a newer term makes any process adopt
 //     it and step down to follower.
+//   - The request "election" makes a follower or candidate campaign at once, as if
+//     its timeout had fired; a leader ignores it (it already won its term).
 //
 // Term and vote live in stable storage, so a process that crashes and recovers cannot
 // vote twice in one term. On the minority side of a partition no candidate can
@@ -53,7 +57,7 @@ type Raft struct {
 	votedFor node.ID
 	role     string
 	leader   node.ID
-	votes    int
+	votes    []node.ID // who granted this candidacy its vote (itself included)
 	elects   int64
 	counters [1]node.Counter
 }
@@ -111,8 +115,10 @@ func (r *Raft) deliver(env *node.Env, from node.ID, m node.Message) {
 		}
 		env.Send(from, node.Message{Type: MsgVote, Term: r.term, Flag: grant})
 	case MsgVote:
-		if r.role == "candidate" && m.Flag {
-			r.votes++
+		// Counted per voter: the network can duplicate a VOTE, and a voter asked
+		// twice in a term grants twice.
+		if r.role == "candidate" && m.Flag && !slices.Contains(r.votes, from) {
+			r.votes = append(r.votes, from)
 			r.checkMajority(env)
 		}
 	case MsgHeartbeat:
@@ -138,7 +144,7 @@ func (r *Raft) campaign(env *node.Env) {
 	r.votedFor = r.self
 	env.Store(keyTerm, r.term)
 	env.Store(keyVote, int64(r.self))
-	r.role, r.leader, r.votes = "candidate", node.None, 1
+	r.role, r.leader, r.votes = "candidate", node.None, append(r.votes[:0], r.self)
 	r.elects++
 	env.Broadcast(node.Message{Type: MsgRequestVote, Term: r.term})
 	r.resetTimeout(env)
@@ -146,7 +152,7 @@ func (r *Raft) campaign(env *node.Env) {
 }
 
 func (r *Raft) checkMajority(env *node.Env) {
-	if r.votes*2 <= len(env.Peers()) {
+	if len(r.votes)*2 <= len(env.Peers()) {
 		return
 	}
 	r.role, r.leader = "leader", r.self

@@ -119,3 +119,77 @@ func TestRaftTermRules(t *testing.T) {
 		t.Fatal("a deposed leader keeps its heartbeat timer")
 	}
 }
+
+// TestRaftDuplicateVoteCountsOnce: the lab's network can duplicate messages, and a
+// voter that is asked twice in one term grants twice; a vote is counted per voter,
+// not per message, or two copies of one VOTE would make a leader out of a minority.
+func TestRaftDuplicateVoteCountsOnce(t *testing.T) {
+	h := raftHarness(t, 2)
+	h.Start()
+	h.Fire(timerElection)
+	h.Deliver(1, node.Message{Type: MsgVote, Term: 1, Flag: true})
+	h.Deliver(1, node.Message{Type: MsgVote, Term: 1, Flag: true})
+	if st := h.Status(); st.Role != "candidate" {
+		t.Fatalf("two copies of n1's vote (2 voters of 5) made %+v", st)
+	}
+	h.Deliver(4, node.Message{Type: MsgVote, Term: 1, Flag: true})
+	if st := h.Status(); st.Role != "leader" {
+		t.Fatalf("3 distinct voters of 5: %+v", st)
+	}
+	// The votes of one term do not carry into the next candidacy.
+	h.Deliver(3, node.Message{Type: MsgRequestVote, Term: 2})
+	h.Fire(timerElection)
+	h.Deliver(1, node.Message{Type: MsgVote, Term: 3, Flag: true})
+	if st := h.Status(); st.Role != "candidate" || st.Term != 3 {
+		t.Fatalf("term 3 with 2 voters: %+v", st)
+	}
+}
+
+// TestRaftMinorityNeverElects drives only 2 of 5 processes, as the minority side of
+// a partition sees the world: whatever the order in which their timeouts fire and
+// their messages arrive, neither ever gathers 3 votes, and their terms keep rising.
+func TestRaftMinorityNeverElects(t *testing.T) {
+	hs := []*nodetest.Harness{raftHarness(t, 1), raftHarness(t, 2)}
+	type flight struct {
+		from, to node.ID
+		msg      node.Message
+	}
+	var queue []flight
+	post := func(from node.ID, effs []node.Effect) {
+		for _, s := range nodetest.Sends(effs) {
+			if s.To == 1 || s.To == 2 {
+				queue = append(queue, flight{from, s.To, s.Msg})
+			} // n3, n4, n5 are across the partition: lost
+		}
+	}
+	for _, h := range hs {
+		post(h.ID, h.Start())
+	}
+	for step := 0; step < 2000; step++ {
+		// Deliver the queue in an order that alternates between oldest and newest,
+		// and fire a timer every third step.
+		if len(queue) > 0 && step%3 != 2 {
+			i := 0
+			if step%2 == 1 {
+				i = len(queue) - 1
+			}
+			f := queue[i]
+			queue = slices.Delete(queue, i, i+1)
+			post(f.to, hs[f.to-1].Deliver(f.from, f.msg))
+		} else {
+			h := hs[step%2]
+			_, effs := h.FireNext()
+			post(h.ID, effs)
+		}
+		for _, h := range hs {
+			if st := h.Status(); st.Leader == h.ID || st.Role == "leader" {
+				t.Fatalf("step %d: minority process %v leads: %+v", step, h.ID, st)
+			}
+		}
+	}
+	for _, h := range hs {
+		if st := h.Status(); st.Term < 10 {
+			t.Errorf("%v reached only term %d: the minority should keep campaigning", h.ID, st.Term)
+		}
+	}
+}

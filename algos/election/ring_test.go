@@ -17,19 +17,7 @@ import (
 // labHarness drives process self of algorithm algo among ids, event by event.
 func labHarness(t *testing.T, algo string, self node.ID, ids []node.ID, params map[string]any) *nodetest.Harness {
 	t.Helper()
-	spec, ok := algos.Lookup(algo)
-	if !ok {
-		t.Fatalf("%s is not registered", algo)
-	}
-	p, err := algos.NewParams(spec, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := spec.Build(algos.Config{IDs: ids, Params: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return nodetest.New(f, self, ids, 1)
+	return nodetest.New(build(t, algo, ids, params), self, ids, 1)
 }
 
 // labSends checks the messages of effs of the given types (all if none), in order.

@@ -16,6 +16,12 @@ import (
 // world builds a lossless cluster of n processes with a constant 10ms latency, so
 // that message counts are exact.
 func world(t interface{ Fatal(...any) }, name string, n int, seed uint64, params map[string]any, script []netsim.Timed, sink trace.Sink) *netsim.World {
+	return worldOn(t, netsim.Net{Latency: netsim.Latency{Dist: "constant", Mean: 10 * time.Millisecond}, Delta: 50 * time.Millisecond},
+		name, n, seed, params, script, sink)
+}
+
+// worldOn is world on the given network.
+func worldOn(t interface{ Fatal(...any) }, net netsim.Net, name string, n int, seed uint64, params map[string]any, script []netsim.Timed, sink trace.Sink) *netsim.World {
 	ids := make([]node.ID, n)
 	for i := range ids {
 		ids[i] = node.ID(i + 1)
@@ -25,7 +31,7 @@ func world(t interface{ Fatal(...any) }, name string, n int, seed uint64, params
 		t.Fatal(err)
 	}
 	w, err := netsim.New(netsim.Config{Name: name, Spec: spec, Factory: f, IDs: ids, Seed: seed,
-		Net:      netsim.Net{Latency: netsim.Latency{Dist: "constant", Mean: 10 * time.Millisecond}, Delta: 50 * time.Millisecond},
+		Net:      net,
 		Monitors: netsim.DefaultMonitors, Script: script}, sink)
 	if err != nil {
 		t.Fatal(err)
@@ -140,10 +146,10 @@ func (l *leaderWatch) Record(e *trace.Event) {
 	}
 }
 
-// TestRaftSafety: over random seeds, sizes, partitions and crashes, no two processes
-// ever lead the same term, no process on the minority side of a partition is
-// elected in a term started after the partition, and once the network heals and
-// every process is up, exactly one leads within 3 seconds.
+// TestRaftSafety: over random seeds, sizes, latencies, duplication, partitions and
+// crashes, no two processes ever lead the same term, no process on the minority
+// side of a partition is elected in a term started after the partition, and once
+// the network heals and every process is up, exactly one leads within 3 seconds.
 func TestRaftSafety(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(3, 7).Draw(rt, "n")
@@ -170,7 +176,11 @@ func TestRaftSafety(t *testing.T) {
 			script = append(script, netsim.Timed{At: at, Action: netsim.Action{Verb: "recover", Node: node.ID(id)}})
 		}
 		lw := &leaderWatch{termLeader: map[int64]node.ID{}}
-		w := world(rt, "raft", n, rapid.Uint64().Draw(rt, "seed"), nil, script, lw)
+		// Random latencies reorder messages; duplication makes a voter's VOTE arrive
+		// twice (it must count once).
+		net := netsim.Net{Latency: netsim.Latency{Dist: "uniform", Min: time.Millisecond, Max: time.Duration(rapid.IntRange(2, 60).Draw(rt, "maxms")) * time.Millisecond},
+			Dup: rapid.SampledFrom([]float64{0, 0.3}).Draw(rt, "dup"), Delta: 100 * time.Millisecond}
+		w := worldOn(rt, net, "raft", n, rapid.Uint64().Draw(rt, "seed"), nil, script, lw)
 		defer w.Close()
 		w.RunUntil(at + 3*time.Second)
 		if lw.twoInTerm {

@@ -1,9 +1,10 @@
 package election
 
 import (
+	"slices"
+
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
-	"slices"
 )
 
 // Yo-Yo message types (ELECTED is shared with ring and franklin).
