@@ -621,12 +621,14 @@ func (w *World) outcome(p *proc, o *node.Outcome) {
 	w.now = o.At
 	switch o.Ev.Kind {
 	case node.Deliver:
-		msg := o.Ev.Msg
 		local := o.Ev.From == p.id
 		if !local {
-			w.counts.deliver(msg.Type)
+			w.counts.deliver(o.Ev.Msg.Type)
 		}
-		w.emit(trace.Event{Ev: trace.Deliver, From: o.Ev.From, To: p.id, MID: o.Ref, Msg: &msg, Local: local, Dup: o.Gen == 1})
+		if !w.untraced() {
+			msg := o.Ev.Msg
+			w.emit(trace.Event{Ev: trace.Deliver, From: o.Ev.From, To: p.id, MID: o.Ref, Msg: &msg, Local: local, Dup: o.Gen == 1})
+		}
 	case node.Timer:
 		w.emit(trace.Event{Ev: trace.TimerEv, Node: p.id, Name: o.Ev.Name})
 	case node.Request:
@@ -668,7 +670,10 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 	w.counts.send(msg.Type)
 	w.mid++
 	mid := w.mid
-	w.emit(trace.Event{Ev: trace.Send, From: p.id, To: to, MID: mid, Msg: &msg})
+	if !w.untraced() {
+		m := msg
+		w.emit(trace.Event{Ev: trace.Send, From: p.id, To: to, MID: mid, Msg: &m})
+	}
 	ti, ok := w.index[to]
 	if !ok || (w.adj != nil && !w.adj[p.idx][ti]) {
 		w.dropNow(p.id, to, mid, msg, trace.ReasonTopology)
@@ -727,6 +732,17 @@ func (w *World) blocked(a, b int) string {
 		return trace.ReasonCut
 	}
 	return ""
+}
+
+// untraced counts an event that no sink will see, and reports whether that is so:
+// callers skip building the event (and copying its message to the heap), which is
+// most of the cost of a headless run's hot path.
+func (w *World) untraced() bool {
+	if w.sink != nil {
+		return false
+	}
+	w.lineSeq++
+	return true
 }
 
 // emit numbers an event, stamps it with the current time and hands it to the sink.
