@@ -80,6 +80,9 @@ func (p *parser) errAt(col int, format string, args ...any) error {
 func (p *parser) end() int { return len(p.src) + 1 }
 
 func (p *parser) node(t token) (node.ID, error) {
+	if len(p.ids) == 0 {
+		return node.None, p.errAt(t.col, "found %q, but the scenario has no nodes", t.s)
+	}
 	id, ok := node.ParseID(t.s)
 	if !ok || !strings.HasPrefix(t.s, "n") {
 		return node.None, p.errAt(t.col, "found %q, expected a node such as %v", t.s, p.ids[0])

@@ -37,6 +37,7 @@ func FuzzAction(f *testing.F) {
 	}
 	ids := []node.ID{1, 2, 3}
 	f.Fuzz(func(t *testing.T, s string) {
+		netsim.ParseAction(s, nil) // a scenario with no nodes: errors, never panics
 		a, err := netsim.ParseAction(s, ids)
 		if err != nil {
 			return

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/presets"
@@ -84,5 +85,33 @@ func TestVerifyCatchesTampering(t *testing.T) {
 		if v.OK || !strings.Contains(v.Reason, tc.want) {
 			t.Errorf("%s: verdict %q, want it to say %q", tc.name, v.Reason, tc.want)
 		}
+	}
+}
+
+// TestVerifyFarFutureEdit edits the time of a line to centuries ahead: verify must
+// report the difference without simulating that far.
+func TestVerifyFarFutureEdit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hw.jsonl")
+	lines := recordPreset(t, "omega-crash", path)
+	last := len(lines) - 1
+	lines[last] = strings.Replace(lines[last], `"t":`, `"t":9`, 1) + ""
+	lines[last] = strings.Replace(lines[last], `"t":9`, `"t":900000000000000`, 1)
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	done := make(chan *Verdict)
+	go func() {
+		v, err := Verify(path)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- v
+	}()
+	select {
+	case v := <-done:
+		if v == nil || v.OK || !strings.Contains(v.Reason, fmt.Sprintf("line %d", len(lines))) {
+			t.Fatalf("verdict %+v", v)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("verify is simulating the edited far future")
 	}
 }
