@@ -86,7 +86,11 @@ func (e *Env) After(d time.Duration, name string) {
 	if d < 0 {
 		d = 0
 	}
-	// Virtual time ticks in microseconds, the unit of traces.
+	// Virtual time ticks in microseconds, the unit of traces. A positive delay never
+	// rounds down to zero: a periodic timer of a nanosecond must still let time pass.
+	if d > 0 && d < time.Microsecond {
+		d = time.Microsecond
+	}
 	d = d.Truncate(time.Microsecond)
 	gen := e.bump(name)
 	if e.slow > 1 {
