@@ -40,8 +40,6 @@ type Heartbeat struct {
 	suspects idSet
 	seq      int64
 	mistakes int64
-
-	counters [2]node.Counter
 }
 
 // The heartbeat detector's sending timer; its per-peer timers are
@@ -146,23 +144,6 @@ func (d *Heartbeat) PeerTimeouts() []PeerTimeout { return d.timeouts }
 // Mistakes counts the false suspicions corrected so far.
 func (d *Heartbeat) Mistakes() int64 { return d.mistakes }
 
-// Step runs the detector on its own (algorithm "heartbeat-dp").
-func (d *Heartbeat) Step(env *node.Env, ev node.Event) {
-	switch ev.Kind {
-	case node.Start, node.Recover:
-		d.Start(env)
-	default:
-		d.Handle(env, ev)
-	}
-}
-
-// Status reports the suspects, role "monitor" and the counters timeout_ms (the
-// largest per-peer timeout; see PeerTimeouts for all of them) and mistakes.
-func (d *Heartbeat) Status() node.Status {
-	d.counters = [2]node.Counter{{Name: CounterTimeout, Value: ms(d.MaxTimeout())}, {Name: CounterMistakes, Value: d.mistakes}}
-	return node.Status{Role: "monitor", Suspects: d.suspects, Counters: d.counters[:]}
-}
-
 func init() {
 	algos.Register(algos.Spec{
 		Name:        "heartbeat-dp",
@@ -188,7 +169,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return func(node.ID) node.Algorithm { return NewHeartbeat(interval, timeout, delta) }, nil
+			return func(node.ID) node.Algorithm { return &Monitor{FD: NewHeartbeat(interval, timeout, delta)} }, nil
 		},
 	})
 }

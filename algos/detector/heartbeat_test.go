@@ -72,7 +72,7 @@ func TestHeartbeatFalseSuspicionGrowsThatTimeoutByDelta(t *testing.T) {
 	wantCounter(t, st, CounterMistakes, 1)
 	wantCounter(t, st, CounterTimeout, 300) // the max over peers
 
-	d := h.Alg.(*Heartbeat)
+	d := h.Alg.(*Monitor).FD.(*Heartbeat)
 	want := []PeerTimeout{{2, 250 * ms1}, {3, 300 * ms1}}
 	if got := d.PeerTimeouts(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("peer timeouts %v, want %v", got, want)
@@ -99,7 +99,7 @@ func TestHeartbeatFalseSuspicionGrowsThatTimeoutByDelta(t *testing.T) {
 func TestHeartbeatIgnoresStrangersAndForeignEvents(t *testing.T) {
 	h := harness(t, "heartbeat-dp", 1, 3, hbParams)
 	h.Start()
-	d := h.Alg.(*Heartbeat)
+	d := h.Alg.(*Monitor).FD.(*Heartbeat)
 	if d.Handle(h.Env, node.Event{Kind: node.Deliver, From: 2, Msg: req(1)}) {
 		t.Fatal("heartbeat detector claimed a TEST_REQ")
 	}

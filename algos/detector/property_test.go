@@ -53,7 +53,7 @@ func TestHeartbeatMatchesModel(t *testing.T) {
 		n := rapid.IntRange(2, 6).Draw(t, "n")
 		self := node.ID(rapid.IntRange(1, n).Draw(t, "self"))
 		interval, initial, delta := dur(t, "interval", 1, 200), dur(t, "timeout", 1, 300), dur(t, "delta", 0, 100)
-		h := nodetest.New(func(node.ID) node.Algorithm { return NewHeartbeat(interval, initial, delta) },
+		h := nodetest.New(func(node.ID) node.Algorithm { return &Monitor{FD: NewHeartbeat(interval, initial, delta)} },
 			self, nodetest.IDs(n), 7)
 		h.Start()
 
@@ -101,7 +101,7 @@ func TestHeartbeatMatchesModel(t *testing.T) {
 				if _, armed := h.Armed(TimerPeerTimeout(p)); armed == suspected[p] {
 					t.Fatalf("%v suspected=%v but its timer armed=%v", p, suspected[p], armed)
 				}
-				if got := h.Alg.(*Heartbeat).Timeout(p); got != d {
+				if got := h.Alg.(*Monitor).FD.(*Heartbeat).Timeout(p); got != d {
 					t.Fatalf("timeout of %v = %v, model %v", p, got, d)
 				}
 			}
@@ -120,7 +120,7 @@ func TestPullMatchesModel(t *testing.T) {
 		n := rapid.IntRange(2, 6).Draw(t, "n")
 		self := node.ID(rapid.IntRange(1, n).Draw(t, "self"))
 		interval, delta := dur(t, "interval", 1, 200), dur(t, "delta", 0, 100)
-		h := nodetest.New(func(node.ID) node.Algorithm { return NewPull(interval, delta) }, self, nodetest.IDs(n), 7)
+		h := nodetest.New(func(node.ID) node.Algorithm { return &Monitor{FD: NewPull(interval, delta)} }, self, nodetest.IDs(n), 7)
 		h.Start()
 
 		// Alg. 5.1, with the first round at Start.

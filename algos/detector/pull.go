@@ -53,7 +53,6 @@ type Pull struct {
 	mistakes int64
 
 	timeouts []PeerTimeout
-	counters [2]node.Counter
 }
 
 // The timer of Pull's monitoring interval.
@@ -158,23 +157,6 @@ func (d *Pull) PeerTimeouts() []PeerTimeout {
 // Mistakes counts the processes trusted again after a false suspicion.
 func (d *Pull) Mistakes() int64 { return d.mistakes }
 
-// Step runs the detector on its own (algorithm "pull-dp").
-func (d *Pull) Step(env *node.Env, ev node.Event) {
-	switch ev.Kind {
-	case node.Start, node.Recover:
-		d.Start(env)
-	default:
-		d.Handle(env, ev)
-	}
-}
-
-// Status reports the suspects, role "monitor" and the counters timeout_ms and
-// mistakes.
-func (d *Pull) Status() node.Status {
-	d.counters = [2]node.Counter{{Name: CounterTimeout, Value: ms(d.interval)}, {Name: CounterMistakes, Value: d.mistakes}}
-	return node.Status{Role: "monitor", Suspects: d.suspects, Counters: d.counters[:]}
-}
-
 func init() {
 	algos.Register(algos.Spec{
 		Name:        "pull-dp",
@@ -195,7 +177,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return func(node.ID) node.Algorithm { return NewPull(interval, delta) }, nil
+			return func(node.ID) node.Algorithm { return &Monitor{FD: NewPull(interval, delta)} }, nil
 		},
 	})
 }

@@ -106,7 +106,7 @@ func TestPullTwoMistakesInOneRoundAddDeltaOnce(t *testing.T) {
 	wantSuspects(t, h.Status())
 	wantCounter(t, h.Status(), CounterMistakes, 2)
 	wantTimers(t, effs, TimerTest, 150*ms1)
-	p := h.Alg.(*Pull)
+	p := h.Alg.(*Monitor).FD.(*Pull)
 	if got := p.Interval(); got != 150*ms1 {
 		t.Fatalf("interval %v, want 150ms", got)
 	}
@@ -123,7 +123,7 @@ func TestPullTwoMistakesInOneRoundAddDeltaOnce(t *testing.T) {
 func TestPullIgnoresStrangersAndForeignEvents(t *testing.T) {
 	h := harness(t, "pull-dp", 1, 3, pullParams)
 	h.Start()
-	p := h.Alg.(*Pull)
+	p := h.Alg.(*Monitor).FD.(*Pull)
 	if p.Handle(h.Env, node.Event{Kind: node.Deliver, From: 2, Msg: hb(1)}) {
 		t.Fatal("pull claimed a HEARTBEAT")
 	}

@@ -1,0 +1,34 @@
+package detector
+
+import "github.com/clusterlab/clusterlab/node"
+
+// AdaptiveFD is a ◊P detector whose timeouts can be shown: both of this package.
+type AdaptiveFD interface {
+	FD
+	Adaptive
+}
+
+// Monitor runs a ◊P detector as an algorithm of its own (pull-dp, heartbeat-dp): it
+// starts the detector on Start and on Recover, hands it every other event, and
+// reports role "monitor", the suspects, and the counters timeout_ms (the largest
+// current timeout; the detector's PeerTimeouts has them all) and mistakes.
+type Monitor struct {
+	FD       AdaptiveFD
+	counters [2]node.Counter
+}
+
+// Step reacts to one event.
+func (m *Monitor) Step(env *node.Env, ev node.Event) {
+	switch ev.Kind {
+	case node.Start, node.Recover:
+		m.FD.Start(env)
+	default:
+		m.FD.Handle(env, ev)
+	}
+}
+
+// Status reports what the detector currently believes.
+func (m *Monitor) Status() node.Status {
+	m.counters = [2]node.Counter{{Name: CounterTimeout, Value: ms(m.FD.MaxTimeout())}, {Name: CounterMistakes, Value: m.FD.Mistakes()}}
+	return node.Status{Role: "monitor", Suspects: m.FD.Suspects(), Counters: m.counters[:]}
+}
