@@ -84,8 +84,7 @@ type Franklin struct {
 	self node.ID
 	cfg  *franklinConfig
 
-	epoch     int64
-	floor     int64 // a recovered process ignores the epochs up to this one
+	epochs
 	state     int
 	round     int64
 	got       [2]node.ID // the current round's ids from the left and the right
@@ -110,8 +109,7 @@ func (f *Franklin) Step(env *node.Env, ev node.Event) {
 	case node.Recover:
 		// Whatever this process knew of its epoch died with it: it sits the epoch
 		// out, asleep, and joins the next one.
-		f.epoch, _ = env.Load(keyEpoch)
-		f.floor = f.epoch
+		f.recover(env)
 	case node.Request:
 		if ev.Name == Request {
 			f.start(env)
@@ -121,7 +119,7 @@ func (f *Franklin) Step(env *node.Env, ev node.Event) {
 		if m.Type != msgProbe && m.Type != msgElected {
 			return
 		}
-		if m.Stamp < f.epoch || m.Stamp <= f.floor {
+		if f.stale(m.Stamp) {
 			return // an older election, or the one this incarnation sits out
 		}
 		if m.Stamp > f.epoch {
@@ -148,8 +146,7 @@ func (f *Franklin) start(env *node.Env) {
 
 // join enters epoch e, asleep.
 func (f *Franklin) join(env *node.Env, e int64) {
-	f.epoch = e
-	env.Store(keyEpoch, e)
+	f.enter(env, e)
 	f.state, f.round = frAsleep, 0
 	f.pending = f.pending[:0]
 }

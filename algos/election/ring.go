@@ -21,6 +21,30 @@ const (
 // a newer one.
 const keyEpoch = "epoch"
 
+// epochs numbers the elections of ring, franklin and yoyo. The number lives in
+// stable storage, so a user request can open a fresh election at any time and a
+// recovered process knows which election it was in.
+type epochs struct {
+	epoch int64 // the current election
+	floor int64 // a recovered process ignores the epochs up to this one
+}
+
+// recover reloads the epoch after a crash; the election it was in is sat out.
+func (e *epochs) recover(env *node.Env) {
+	e.epoch, _ = env.Load(keyEpoch)
+	e.floor = e.epoch
+}
+
+// enter moves to epoch n and stores it.
+func (e *epochs) enter(env *node.Env, n int64) {
+	e.epoch = n
+	env.Store(keyEpoch, n)
+}
+
+// stale reports whether a message of epoch n belongs to an older election, or to
+// the one this incarnation sits out.
+func (e *epochs) stale(n int64) bool { return n < e.epoch || n <= e.floor }
+
 // Ring is the Chang-Roberts election on a unidirectional logical ring (E. Chang,
 // R. Roberts, "An improved algorithm for decentralized extrema-finding in circular
 // configurations of processes", CACM 22(5), 1979), as the course notes 001 and 004
@@ -115,7 +139,7 @@ type Ring struct {
 	cfg  *ringConfig
 	fd   detector.FD // nil unless skip_suspected
 
-	epoch       int64
+	epochs
 	participant bool
 	leader      node.ID
 	best        node.ID // highest candidate this process sent in the current epoch
@@ -180,7 +204,7 @@ func (r *Ring) step(env *node.Env, ev node.Event) {
 			r.start(env)
 		}
 	case node.Recover:
-		r.epoch, _ = env.Load(keyEpoch)
+		r.recover(env)
 		if r.fd != nil {
 			r.fd.Start(env)
 		}
@@ -231,7 +255,7 @@ func (r *Ring) step(env *node.Env, ev node.Event) {
 
 // start opens a new epoch with this process as participant and candidate.
 func (r *Ring) start(env *node.Env) {
-	r.setEpoch(env, r.epoch+1)
+	r.enter(env, r.epoch+1)
 	r.participant = true
 	r.best = r.self
 	r.elections++
@@ -239,17 +263,12 @@ func (r *Ring) start(env *node.Env) {
 	r.send(env, node.Message{Type: msgRingElection, ID: r.self, Stamp: r.epoch})
 }
 
-func (r *Ring) setEpoch(env *node.Env, e int64) {
-	r.epoch = e
-	env.Store(keyEpoch, e)
-}
-
 func (r *Ring) election(env *node.Env, from node.ID, m node.Message) {
 	id, e := m.ID, m.Stamp
 	if r.fd != nil && id != r.self && id != from && r.fd.Suspected(id) {
 		env.Logf("ring: hold ELECTION(%v): candidate suspected", id)
 		if e > r.epoch {
-			r.setEpoch(env, e)
+			r.enter(env, e)
 			r.participant = false
 			r.best = node.None
 		}
@@ -269,7 +288,7 @@ func (r *Ring) election(env *node.Env, from node.ID, m node.Message) {
 		return
 	}
 	if e > r.epoch {
-		r.setEpoch(env, e)
+		r.enter(env, e)
 		r.participant = false
 		r.best = node.None
 	}
@@ -318,7 +337,7 @@ func (r *Ring) elected(env *node.Env, from node.ID, m node.Message) {
 		return
 	}
 	if e > r.epoch {
-		r.setEpoch(env, e)
+		r.enter(env, e)
 	}
 	r.participant = false
 	r.leader = id

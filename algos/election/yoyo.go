@@ -98,8 +98,7 @@ type Yoyo struct {
 	live  []bool    // link i not pruned
 	out   []bool    // link i oriented self → nbrs[i]
 
-	epoch   int64
-	floor   int64 // a recovered process ignores the epochs up to this one
+	epochs
 	phase   int
 	iter    int64
 	source  bool      // a source in this iteration
@@ -140,8 +139,7 @@ func (y *Yoyo) Step(env *node.Env, ev node.Event) {
 	case node.Recover:
 		// Whatever this process knew of its epoch died with it: it sits the epoch
 		// out, asleep, and joins the next one.
-		y.epoch, _ = env.Load(keyEpoch)
-		y.floor = y.epoch
+		y.recover(env)
 	case node.Request:
 		if ev.Name == Request {
 			y.start(env)
@@ -153,7 +151,7 @@ func (y *Yoyo) Step(env *node.Env, ev node.Event) {
 		default:
 			return
 		}
-		if m.Stamp < y.epoch || m.Stamp <= y.floor {
+		if y.stale(m.Stamp) {
 			return // an older election, or the one this incarnation sits out
 		}
 		if m.Stamp > y.epoch {
@@ -180,8 +178,7 @@ func (y *Yoyo) start(env *node.Env) {
 
 // join enters epoch e, asleep, with every original link back.
 func (y *Yoyo) join(env *node.Env, e int64) {
-	y.epoch = e
-	env.Store(keyEpoch, e)
+	y.enter(env, e)
 	y.phase, y.iter, y.source = yyAsleep, 0, false
 	y.pending = y.pending[:0]
 	for i := range y.nbrs {
