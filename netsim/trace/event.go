@@ -34,12 +34,15 @@ const (
 	Knob      = "knob"      // network knob Name is set to Value (slow: Node's factor)
 	StatusEv  = "status"    // Node's status changed
 	Alert     = "alert"     // a monitor raised alert Kind with Text
-	Action    = "action"    // a user or script action Text, By "user" or "script"
-	Marker    = "marker"    // a marker Text
-	Log       = "log"       // Node logged Text
-	Request   = "request"   // Node received the user request Name
-	Expect    = "expect"    // expectation Text checked: OK
-	Detect    = "detect"    // every live process now suspects crashed Node; Value is the latency
+	// AlertCleared closes the alert whose line number (Seq) is Ref: the condition
+	// that raised it no longer holds. Text says how it ended.
+	AlertCleared = "alert-cleared"
+	Action       = "action"  // a user or script action Text, By "user" or "script"
+	Marker       = "marker"  // a marker Text
+	Log          = "log"     // Node logged Text
+	Request      = "request" // Node received the user request Name
+	Expect       = "expect"  // expectation Text checked: OK
+	Detect       = "detect"  // every live process now suspects crashed Node; Value is the latency
 )
 
 // Drop reasons.
@@ -74,6 +77,7 @@ type Event struct {
 	Text   string        `json:"text,omitempty"`
 	By     string        `json:"by,omitempty"`
 	OK     *bool         `json:"ok,omitempty"`
+	Ref    uint64        `json:"ref,omitempty"` // alert-cleared: the Seq of the alert it closes
 }
 
 // IsMessage reports whether e is about a message (send, deliver or drop).
