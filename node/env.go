@@ -191,6 +191,10 @@ func (e *Env) TakeEffects() []Effect {
 	return out
 }
 
+// ClearEffects empties the list of recorded effects, keeping its memory: a caller
+// that is done with Effects() calls it before the next step.
+func (e *Env) ClearEffects() { e.effects = e.effects[:0] }
+
 // ResetTimers forgets every armed timer, as a crash does.
 func (e *Env) ResetTimers() { clear(e.timers) }
 
