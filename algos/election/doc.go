@@ -1,7 +1,7 @@
 // Package election holds the leader-election algorithms of the course notes: Bully
 // (Garcia-Molina 1982), the Chang-Roberts ring (1979), Franklin's bidirectional ring
-// (1982), Yo-Yo on any connected graph (Santoro), and Raft-style terms (Ongaro &
-// Ousterhout 2014, the election only). Each is a pure state machine reacting to one
+// (1982), Hirschberg and Sinclair's tournament (1980), Yo-Yo on any connected graph
+// (Santoro), and Raft-style terms (Ongaro & Ousterhout 2014, the election only). Each is a pure state machine reacting to one
 // event at a time; each reports its role, its believed leader and, where it has one,
 // its term, and accepts the user request "election".
 package election
@@ -40,4 +40,13 @@ func roleFor(self, leader node.ID, otherwise string) string {
 		return "leader"
 	}
 	return otherwise
+}
+
+// ringNeighbours are self's predecessor (left) and successor (right) in the ring
+// order of env.Peers().
+func ringNeighbours(env *node.Env, self node.ID) (left, right node.ID) {
+	peers := env.Peers()
+	i := slices.Index(peers, self)
+	n := len(peers)
+	return peers[(i+n-1)%n], peers[(i+1)%n]
 }

@@ -1,8 +1,6 @@
 package election
 
 import (
-	"slices"
-
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -254,10 +252,7 @@ func (f *Franklin) elected(env *node.Env, m node.Message) {
 
 // neighbours are the predecessor (left) and the successor (right) in ring order.
 func (f *Franklin) neighbours(env *node.Env) (left, right node.ID) {
-	peers := env.Peers()
-	i := slices.Index(peers, f.self)
-	n := len(peers)
-	return peers[(i+n-1)%n], peers[(i+1)%n]
+	return ringNeighbours(env, f.self)
 }
 
 // Status reports the role ("asleep", "candidate" while active, "relay", then
