@@ -14,6 +14,7 @@ import (
 
 	"github.com/clusterlab/clusterlab/algos"
 	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/netsim/trace/export"
 	"github.com/clusterlab/clusterlab/presets"
@@ -76,6 +77,9 @@ func (c *simCmd) Run() error {
 	if err != nil {
 		return badInput(err)
 	}
+	if rec != nil {
+		sum.Trace = netsim.TraceRef{Path: c.Record, Events: rec.Count(), Hash: rec.Hash()}
+	}
 	if c.JSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -87,6 +91,9 @@ func (c *simCmd) Run() error {
 		if rec != nil {
 			fmt.Printf("\nrecorded %d events to %s (hash %s)\n", rec.Count(), c.Record, rec.Hash())
 		}
+	}
+	if n := sum.NotEvaluated(); n > 0 {
+		return &exitError{1, fmt.Errorf("%d of %d expectations not evaluated: their time lies after the run's end at %v", n, len(sum.Expectations), time.Duration(sum.EndUS)*time.Microsecond)}
 	}
 	if !sum.Passed {
 		return &exitError{1, errors.New("an expectation failed")}

@@ -131,17 +131,35 @@ func containsStr(xs []string, s string) bool {
 	return false
 }
 
+// The statuses of an expectation in a Result.
+const (
+	StatusPass         = "pass"
+	StatusFail         = "fail"
+	StatusNotEvaluated = "not-evaluated" // its time lies after the run's end
+)
+
 // Result is an expectation's outcome.
 type Result struct {
-	At   time.Duration `json:"-"`
-	AtUS int64         `json:"at_us"`
-	Text string        `json:"that"`
-	OK   bool          `json:"ok"`
-	Got  string        `json:"got"`
+	At     time.Duration `json:"-"`
+	AtUS   int64         `json:"at_us"`
+	AtEnd  bool          `json:"at_end"`
+	Text   string        `json:"that"`
+	Status string        `json:"status"`
+	OK     bool          `json:"-"`
+	Got    string        `json:"got"`
 }
 
 // check evaluates the expectation against the world now.
 func (e *Expectation) check(w *World) Result {
+	r := e.evaluate(w)
+	r.AtEnd, r.Status = e.atEnd, StatusFail
+	if r.OK {
+		r.Status = StatusPass
+	}
+	return r
+}
+
+func (e *Expectation) evaluate(w *World) Result {
 	r := Result{At: w.now, AtUS: node.Micros(w.now), Text: e.Text}
 	switch e.kind {
 	case "leaders":

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,43 +12,88 @@ import (
 	"github.com/clusterlab/clusterlab/node"
 )
 
-// NodeSummary is one process at the end of a run.
-type NodeSummary struct {
-	ID     node.ID     `json:"id"`
-	Up     bool        `json:"up"`
-	Inc    uint32      `json:"incarnation"`
-	Status node.Status `json:"status"`
-}
+// Schema names the shape of Summary as JSON (`sim --json`). docs/sim-json.md
+// describes it field by field; a change that removes or retypes a field bumps it.
+const Schema = "clusterlab.sim/1"
 
 // Summary is what `sim` prints: final statuses, message counts, alerts, monitor
-// figures and expectation results.
+// figures and expectation results. Its JSON has one shape for every family: every
+// section is always there, with zeros and empty lists where it does not apply, so
+// that a grading script never meets a missing key.
 type Summary struct {
-	Scenario  string                 `json:"scenario"`
-	Algorithm string                 `json:"algorithm"`
-	Family    string                 `json:"family"`
-	Seed      uint64                 `json:"seed"`
-	EndUS     int64                  `json:"end_us"`
-	Events    uint64                 `json:"events"`
-	Nodes     []NodeSummary          `json:"nodes"`
-	Messages  map[string]*typeCounts `json:"messages"`
-	Drops     map[string]int         `json:"drops"`
-	Alerts    []AlertRecord          `json:"alerts"`
+	Schema    string `json:"schema"`
+	Scenario  string `json:"scenario"`
+	Algorithm string `json:"algorithm"`
+	Family    string `json:"family"`
+	Seed      uint64 `json:"seed"`
+	UntilUS   int64  `json:"until_us"`
+	EndUS     int64  `json:"end_us"`
+	Events    uint64 `json:"events"`
 
-	Detections           []Detection `json:"detections,omitempty"`
-	FalseSuspicionsPre   int         `json:"false_suspicions_before_gst"`
-	FalseSuspicionsAfter int         `json:"false_suspicions_after_gst"`
+	Nodes    []NodeSummary             `json:"nodes"`
+	Messages map[string]*MessageCounts `json:"messages"`
+	Drops    map[string]int            `json:"drops"`
+	Alerts   []AlertRecord             `json:"alerts"`
 
-	Election *ElectionFigures `json:"election,omitempty"`
-	Mutex    *MutexFigures    `json:"mutex,omitempty"`
+	Detector DetectorFigures `json:"detector"`
+	Election ElectionFigures `json:"election"`
+	Mutex    MutexFigures    `json:"mutex"`
 
 	Expectations []Result `json:"expectations"`
-	Passed       bool     `json:"passed"`
+	// Passed is true only when every expectation was evaluated and held. A
+	// scenario without expectations passes.
+	Passed bool `json:"passed"`
+
+	// Trace is the recording made of the run; empty when there is none. The
+	// command that records fills it.
+	Trace TraceRef `json:"trace"`
+}
+
+// NodeSummary is one process at the end of a run.
+type NodeSummary struct {
+	ID       node.ID          `json:"id"`
+	Up       bool             `json:"up"`
+	Inc      uint32           `json:"incarnation"`
+	Role     string           `json:"role"`
+	Leader   string           `json:"leader"` // "" when it knows none
+	Term     int64            `json:"term"`
+	CS       string           `json:"cs"` // "" outside mutual exclusion
+	Suspects []node.ID        `json:"suspects"`
+	Counters map[string]int64 `json:"counters"`
+}
+
+// MessageCounts is one message type's fates.
+type MessageCounts struct {
+	Sent      int            `json:"sent"`
+	Delivered int            `json:"delivered"`
+	Dropped   int            `json:"dropped"`
+	DroppedBy map[string]int `json:"dropped_by"`
+}
+
+// DetectorFigures are the failure-detector monitors' figures.
+type DetectorFigures struct {
+	FalseSuspicionsBefore int                `json:"false_suspicions_before_gst"`
+	FalseSuspicionsAfter  int                `json:"false_suspicions_after_gst"`
+	Detections            []DetectionSummary `json:"detections"`
+}
+
+// DetectionSummary is how long the live processes took to all suspect a crashed one.
+type DetectionSummary struct {
+	Node      node.ID `json:"node"`
+	CrashedUS int64   `json:"crashed_us"`
+	Detected  bool    `json:"detected"`
+	LatencyMS float64 `json:"latency_ms"`
 }
 
 // ElectionFigures are the election monitors' figures.
 type ElectionFigures struct {
-	Elections int `json:"elections"`
-	// PerElection is messages of each type sent per election.
+	// Started adds up the processes' own "elections" counters: every election a
+	// process began, including those that a higher one took over.
+	Started int64 `json:"elections_started"`
+	// Completed counts the times all live processes came to agree on a new live
+	// leader.
+	Completed int `json:"elections_completed"`
+	// PerElection is messages of each type sent per completed election.
 	PerElection map[string]float64 `json:"messages_per_election"`
 	// RecoveryMS is, for each crash of an agreed leader, the time until all live
 	// processes agreed on a live leader again.
@@ -64,21 +110,65 @@ type MutexFigures struct {
 	SyncSamples int                `json:"sync_delay_samples"`
 }
 
+// TraceRef names a recording of the run.
+type TraceRef struct {
+	Path   string `json:"path"`
+	Events uint64 `json:"events"`
+	Hash   string `json:"hash"`
+}
+
+// NotEvaluated counts the expectations whose time lies after the run's end.
+func (s *Summary) NotEvaluated() int {
+	n := 0
+	for _, r := range s.Expectations {
+		if r.Status == StatusNotEvaluated {
+			n++
+		}
+	}
+	return n
+}
+
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// Summary gathers the run's figures. Call Finish first to check end expectations.
+// Summary gathers the run's figures. Call Finish first to check end expectations:
+// an expectation whose time lies after the current instant is listed as not
+// evaluated, and the run does not pass.
 func (w *World) Summary() *Summary {
 	m := w.mon
-	s := &Summary{Scenario: w.cfg.Name, Algorithm: w.cfg.Spec.Name, Family: string(w.cfg.Spec.Family), Seed: w.cfg.Seed,
-		EndUS: node.Micros(w.now), Events: w.lineSeq, Messages: map[string]*typeCounts{}, Drops: map[string]int{},
-		Alerts: append([]AlertRecord{}, w.alerts.list...), FalseSuspicionsPre: m.falseBefore, FalseSuspicionsAfter: m.falseAfter,
+	s := &Summary{Schema: Schema, Scenario: w.cfg.Name, Algorithm: w.cfg.Spec.Name, Family: string(w.cfg.Spec.Family),
+		Seed: w.cfg.Seed, UntilUS: node.Micros(w.cfg.Until), EndUS: node.Micros(w.now), Events: w.lineSeq,
+		Nodes: []NodeSummary{}, Messages: map[string]*MessageCounts{}, Drops: map[string]int{},
+		Alerts:       append([]AlertRecord{}, w.alerts.list...),
+		Detector:     DetectorFigures{FalseSuspicionsBefore: m.falseBefore, FalseSuspicionsAfter: m.falseAfter, Detections: []DetectionSummary{}},
+		Election:     ElectionFigures{Completed: m.elections, RecoveryMS: []float64{}},
+		Mutex:        MutexFigures{Entries: m.entries, SyncSamples: len(m.syncDelays)},
 		Expectations: append([]Result{}, w.results...), Passed: true}
 	for _, p := range w.procs {
-		s.Nodes = append(s.Nodes, NodeSummary{ID: p.id, Up: p.up, Inc: p.inc, Status: p.status.Clone()})
+		st := p.status
+		n := NodeSummary{ID: p.id, Up: p.up, Inc: p.inc, Role: st.Role, Term: st.Term,
+			Suspects: append([]node.ID{}, st.Suspects...), Counters: map[string]int64{}}
+		if st.Leader != node.None {
+			n.Leader = st.Leader.String()
+		}
+		if st.CS != 0 {
+			n.CS = st.CS.String()
+		}
+		for _, c := range st.Counters {
+			n.Counters[c.Name] = c.Value
+		}
+		if v, ok := st.Counter("elections"); ok {
+			s.Election.Started += v
+		}
+		s.Nodes = append(s.Nodes, n)
 	}
 	for _, t := range w.counts.types() {
-		c := *w.counts.byType[t]
-		s.Messages[t] = &c
+		c := w.counts.byType[t]
+		mc := &MessageCounts{Sent: c.Sent, Delivered: c.Delivered, DroppedBy: map[string]int{}}
+		for r, k := range c.Dropped {
+			mc.Dropped += k
+			mc.DroppedBy[r] = k
+		}
+		s.Messages[t] = mc
 	}
 	for k, v := range w.counts.reasons {
 		s.Drops[k] = v
@@ -86,7 +176,7 @@ func (w *World) Summary() *Summary {
 	if m.suspectsSeen {
 		for _, d := range m.detections {
 			if d.CrashedUS >= 0 {
-				s.Detections = append(s.Detections, d)
+				s.Detector.Detections = append(s.Detector.Detections, DetectionSummary{Node: d.Node, CrashedUS: d.CrashedUS, Detected: d.Detected, LatencyMS: d.LatencyMS})
 			}
 		}
 	}
@@ -100,34 +190,34 @@ func (w *World) Summary() *Summary {
 		}
 		return out
 	}
-	if w.cfg.Spec.Family == algos.Election || m.leaderSeen {
-		e := &ElectionFigures{Elections: m.elections, PerElection: perType(m.elections)}
-		for _, r := range m.recoveries {
-			e.RecoveryMS = append(e.RecoveryMS, ms(r))
-		}
-		s.Election = e
+	s.Election.PerElection = perType(m.elections)
+	for _, r := range m.recoveries {
+		s.Election.RecoveryMS = append(s.Election.RecoveryMS, ms(r))
 	}
-	if w.cfg.Spec.Family == algos.Mutex {
-		mf := &MutexFigures{Entries: m.entries, PerEntry: perType(m.entries), SyncSamples: len(m.syncDelays)}
-		var sum, mx time.Duration
-		for _, d := range m.waits {
-			sum += d
-			mx = max(mx, d)
+	s.Mutex.PerEntry = perType(m.entries)
+	var sum, mx time.Duration
+	for _, d := range m.waits {
+		sum += d
+		mx = max(mx, d)
+	}
+	if len(m.waits) > 0 {
+		s.Mutex.MeanWaitMS, s.Mutex.MaxWaitMS = ms(sum/time.Duration(len(m.waits))), ms(mx)
+	}
+	var ss time.Duration
+	for _, d := range m.syncDelays {
+		ss += d
+	}
+	if len(m.syncDelays) > 0 {
+		s.Mutex.MeanSyncMS = ms(ss / time.Duration(len(m.syncDelays)))
+	}
+	// The scheduled expectations still ahead of the clock were never checked.
+	for _, e := range w.cfg.Expect {
+		if !e.atEnd && e.At > w.now {
+			s.Expectations = append(s.Expectations, Result{At: e.At, AtUS: node.Micros(e.At), Text: e.Text, Status: StatusNotEvaluated})
 		}
-		if len(m.waits) > 0 {
-			mf.MeanWaitMS, mf.MaxWaitMS = ms(sum/time.Duration(len(m.waits))), ms(mx)
-		}
-		var ss time.Duration
-		for _, d := range m.syncDelays {
-			ss += d
-		}
-		if len(m.syncDelays) > 0 {
-			mf.MeanSyncMS = ms(ss / time.Duration(len(m.syncDelays)))
-		}
-		s.Mutex = mf
 	}
 	for _, r := range s.Expectations {
-		s.Passed = s.Passed && r.OK
+		s.Passed = s.Passed && r.Status == StatusPass
 	}
 	return s
 }
@@ -135,83 +225,136 @@ func (w *World) Summary() *Summary {
 // Print writes the summary for people.
 func (s *Summary) Print(out io.Writer) {
 	fmt.Fprintf(out, "scenario %s · algorithm %s · seed %d · ran to %v · %d events\n\n", s.Scenario, s.Algorithm, s.Seed,
-		time.Duration(s.EndUS)*time.Microsecond, s.Events)
-	fmt.Fprintf(out, "%-6s %-5s %-4s %-12s %-7s %-6s %-9s %s\n", "node", "state", "inc", "role", "leader", "term", "cs", "suspects")
-	for _, n := range s.Nodes {
-		state := "up"
-		if !n.Up {
-			state = "down"
-		}
-		term := ""
-		if n.Status.Term != 0 {
-			term = fmt.Sprint(n.Status.Term)
-		}
-		fmt.Fprintf(out, "%-6v %-5s %-4d %-12s %-7v %-6s %-9s %v\n", n.ID, state, n.Inc, n.Status.Role, n.Status.Leader, term, n.Status.CS, n.Status.Suspects)
-	}
+		usDur(s.EndUS), s.Events)
+	s.printNodes(out)
 	fmt.Fprintf(out, "\nmessages      sent  delivered  dropped\n")
-	var types []string
-	for t := range s.Messages {
-		types = append(types, t)
-	}
-	sort.Strings(types)
-	for _, t := range types {
+	for _, t := range sortedKeys(s.Messages) {
 		c := s.Messages[t]
-		dropped := 0
 		var why []string
-		var reasons []string
-		for r := range c.Dropped {
-			reasons = append(reasons, r)
+		for _, r := range sortedKeys(c.DroppedBy) {
+			why = append(why, fmt.Sprintf("%s %d", r, c.DroppedBy[r]))
 		}
-		sort.Strings(reasons)
-		for _, r := range reasons {
-			dropped += c.Dropped[r]
-			why = append(why, fmt.Sprintf("%s %d", r, c.Dropped[r]))
-		}
-		fmt.Fprintf(out, "%-12s %5d  %9d  %7d  %s\n", t, c.Sent, c.Delivered, dropped, strings.Join(why, ", "))
+		fmt.Fprintf(out, "%-12s %5d  %9d  %7d  %s\n", t, c.Sent, c.Delivered, c.Dropped, strings.Join(why, ", "))
 	}
-	if len(s.Detections) > 0 || s.Family == string(algos.Detector) {
-		fmt.Fprintf(out, "\nfalse suspicions: %d before GST, %d after GST\n", s.FalseSuspicionsPre, s.FalseSuspicionsAfter)
-		for _, d := range s.Detections {
-			if d.Detected {
-				fmt.Fprintf(out, "crash of %v at %v detected by every live node after %.1fms\n", d.Node, time.Duration(d.CrashedUS)*time.Microsecond, d.LatencyMS)
+	if d := s.Detector; len(d.Detections) > 0 || s.Family == string(algos.Detector) {
+		fmt.Fprintf(out, "\nfalse suspicions: %d before GST, %d after GST\n", d.FalseSuspicionsBefore, d.FalseSuspicionsAfter)
+		for _, x := range d.Detections {
+			if x.Detected {
+				fmt.Fprintf(out, "crash of %v at %v detected by every live node after %.1fms\n", x.Node, usDur(x.CrashedUS), x.LatencyMS)
 			} else {
-				fmt.Fprintf(out, "crash of %v at %v not detected by every live node\n", d.Node, time.Duration(d.CrashedUS)*time.Microsecond)
+				fmt.Fprintf(out, "crash of %v at %v not detected by every live node\n", x.Node, usDur(x.CrashedUS))
 			}
 		}
 	}
-	if e := s.Election; e != nil {
-		fmt.Fprintf(out, "\nelections: %d", e.Elections)
+	if e := s.Election; s.Family == string(algos.Election) || e.Completed > 0 || e.Started > 0 {
+		fmt.Fprintf(out, "\nelections started by nodes: %d · completed (all live nodes agree on a new leader): %d", e.Started, e.Completed)
 		if len(e.RecoveryMS) > 0 {
 			fmt.Fprintf(out, " · leader crash → agreement: %v ms", fmtFloats(e.RecoveryMS))
 		}
 		fmt.Fprintln(out)
-		fmt.Fprintf(out, "messages per election: %s\n", fmtPer(e.PerElection))
+		fmt.Fprintf(out, "messages per completed election: %s\n", fmtPer(e.PerElection))
 	}
-	if m := s.Mutex; m != nil {
+	if m := s.Mutex; s.Family == string(algos.Mutex) {
 		fmt.Fprintf(out, "\ncritical-section entries: %d · wait mean %.1fms max %.1fms · synchronisation delay %.1fms (%d samples)\n",
 			m.Entries, m.MeanWaitMS, m.MaxWaitMS, m.MeanSyncMS, m.SyncSamples)
 		fmt.Fprintf(out, "messages per entry: %s\n", fmtPer(m.PerEntry))
 	}
 	fmt.Fprintf(out, "\nalerts: %d\n", len(s.Alerts))
-	shown := 0
-	for _, a := range s.Alerts {
-		if shown == 20 {
-			fmt.Fprintf(out, "  … %d more\n", len(s.Alerts)-shown)
+	for i, a := range s.Alerts {
+		if i == 20 {
+			fmt.Fprintf(out, "  … %d more\n", len(s.Alerts)-i)
 			break
 		}
-		fmt.Fprintf(out, "  %10v  %-15s %s\n", time.Duration(a.AtUS)*time.Microsecond, a.Kind, a.Text)
-		shown++
+		fmt.Fprintf(out, "  %10v  %-15s %s\n", usDur(a.AtUS), a.Kind, a.Text)
 	}
 	if len(s.Expectations) > 0 {
 		fmt.Fprintf(out, "\nexpectations:\n")
 		for _, r := range s.Expectations {
-			mark := "pass"
-			if !r.OK {
-				mark = "FAIL"
+			switch r.Status {
+			case StatusNotEvaluated:
+				fmt.Fprintf(out, "  NOT EVALUATED at %-8v %-28s (after the run's end at %v)\n", usDur(r.AtUS), r.Text, usDur(s.EndUS))
+			case StatusPass:
+				fmt.Fprintf(out, "  pass          at %-8v %-28s (%s)\n", usDur(r.AtUS), r.Text, r.Got)
+			default:
+				fmt.Fprintf(out, "  FAIL          at %-8v %-28s (%s)\n", usDur(r.AtUS), r.Text, r.Got)
 			}
-			fmt.Fprintf(out, "  %s  at %-8v %-28s (%s)\n", mark, time.Duration(r.AtUS)*time.Microsecond, r.Text, r.Got)
 		}
 	}
+}
+
+// groupAbove is the node count beyond which the node table folds runs of identical
+// rows into one.
+const groupAbove = 50
+
+// printNodes writes the node table. Beyond groupAbove nodes, consecutive nodes whose
+// rows are identical share one row, "n5…n4000 … (3,996 nodes)", so that a large run
+// stays readable.
+func (s *Summary) printNodes(out io.Writer) {
+	type row struct {
+		first, last node.ID
+		n           int
+		cells       string
+	}
+	var rows []row
+	for _, n := range s.Nodes {
+		state := "up"
+		if !n.Up {
+			state = "down"
+		}
+		term, leader := "", n.Leader
+		if n.Term != 0 {
+			term = fmt.Sprint(n.Term)
+		}
+		if leader == "" {
+			leader = "-"
+		}
+		cells := fmt.Sprintf("%-5s %-4d %-12s %-7s %-6s %-9s %v", state, n.Inc, n.Role, leader, term, n.CS, n.Suspects)
+		if k := len(rows) - 1; len(s.Nodes) > groupAbove && k >= 0 && rows[k].cells == cells {
+			rows[k].last, rows[k].n = n.ID, rows[k].n+1
+			continue
+		}
+		rows = append(rows, row{first: n.ID, last: n.ID, n: 1, cells: cells})
+	}
+	width := 6
+	label := func(r row) string {
+		if r.n == 1 {
+			return r.first.String()
+		}
+		return r.first.String() + "…" + r.last.String()
+	}
+	for _, r := range rows {
+		width = max(width, len([]rune(label(r)))+1)
+	}
+	fmt.Fprintf(out, "%-*s %-5s %-4s %-12s %-7s %-6s %-9s %s\n", width, "node", "state", "inc", "role", "leader", "term", "cs", "suspects")
+	for _, r := range rows {
+		l := label(r)
+		pad := width - len([]rune(l))
+		line := l + strings.Repeat(" ", pad) + " " + r.cells
+		if r.n > 1 {
+			line += fmt.Sprintf(" (%s nodes)", thousands(r.n))
+		}
+		fmt.Fprintln(out, strings.TrimRight(line, " "))
+	}
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func usDur(us int64) time.Duration { return time.Duration(us) * time.Microsecond }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func fmtFloats(xs []float64) string {
@@ -223,13 +366,8 @@ func fmtFloats(xs []float64) string {
 }
 
 func fmtPer(m map[string]float64) string {
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var parts []string
-	for _, k := range keys {
+	for _, k := range sortedKeys(m) {
 		parts = append(parts, fmt.Sprintf("%s %.2f", k, m[k]))
 	}
 	if len(parts) == 0 {
