@@ -12,11 +12,11 @@ const (
 	qStart qkind = iota + 1
 	qRecover
 	qDeliver
-	qTimer
 	qRequest
 )
 
-// qev is an event waiting in the world's queue.
+// qev is an event waiting in the world's event queue: anything but a timer firing,
+// which waits in the timer queue.
 type qev struct {
 	at    time.Duration
 	seq   uint64
@@ -26,17 +26,9 @@ type qev struct {
 	to    int32 // process index
 	from  int32
 	inc   uint32 // the incarnation it is addressed to
-	gen   uint32 // timer generation
 	mid   uint64
-	name  string // timer name or request
+	name  string // request, or the reason of a drop on arrival
 	msg   node.Message
-}
-
-func (a *qev) before(b *qev) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.seq < b.seq
 }
 
 // hkey is a heap entry: the order key and where the event lives.
@@ -46,29 +38,114 @@ type hkey struct {
 	slot int32
 }
 
-func (a hkey) before(b hkey) bool {
+func (a *hkey) before(b *hkey) bool {
 	if a.at != b.at {
 		return a.at < b.at
 	}
 	return a.seq < b.seq
 }
 
-// queue orders events by (time, sequence). Events live in a slab and the heap holds
-// small keys, so sifting moves 24 bytes, not whole events; pos lets a re-armed timer
-// be moved in place instead of leaving a stale copy behind.
+// The queues are 4-ary heaps: half as deep as binary ones, and the four children
+// of a node share a cache line or two, which matters once they hold millions.
+const arity = 4
+
+// heap4 is a 4-ary min-heap of keys. With track set it keeps every slot's index in
+// pos (the timer queue moves a re-armed timer in place).
+type heap4 struct {
+	keys  []hkey
+	track bool
+	pos   []int32 // slot → index in keys, when tracked
+}
+
+func (h *heap4) set(i int, k hkey) {
+	h.keys[i] = k
+	if h.track {
+		h.pos[k.slot] = int32(i)
+	}
+}
+
+func (h *heap4) push(k hkey) {
+	h.keys = append(h.keys, k)
+	h.up(len(h.keys)-1, k)
+}
+
+// up moves k, which belongs at index i, towards the root; it reports whether k moved.
+func (h *heap4) up(i int, k hkey) bool {
+	start := i
+	for i > 0 {
+		p := (i - 1) / arity
+		if !k.before(&h.keys[p]) {
+			break
+		}
+		h.set(i, h.keys[p])
+		i = p
+	}
+	h.set(i, k)
+	return i != start
+}
+
+// down moves k, which belongs at index i, towards the leaves.
+func (h *heap4) down(i int, k hkey) {
+	keys := h.keys
+	n := len(keys)
+	for {
+		c := arity*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		for j := c + 1; j < c+arity && j < n; j++ {
+			if keys[j].before(&keys[m]) {
+				m = j
+			}
+		}
+		if !keys[m].before(&k) {
+			break
+		}
+		h.set(i, keys[m])
+		i = m
+	}
+	h.set(i, k)
+}
+
+// remove takes out the key at index i.
+func (h *heap4) remove(i int) {
+	n := len(h.keys) - 1
+	last := h.keys[n]
+	h.keys = h.keys[:n]
+	if i == n {
+		return
+	}
+	if !h.up(i, last) {
+		h.down(i, last)
+	}
+}
+
+// fix restores the order after keys changed anywhere.
+func (h *heap4) fix() {
+	if len(h.keys) < 2 {
+		return
+	}
+	for i := (len(h.keys) - 2) / arity; i >= 0; i-- {
+		h.down(i, h.keys[i])
+	}
+}
+
+// queue orders the events that are not timer firings by (time, sequence). Events
+// live in a slab and the heap holds small keys, so sifting moves 24 bytes, not
+// whole events. Nothing in it ever moves, so it keeps no positions.
 type queue struct {
-	heap []hkey
+	h    heap4
 	slab []qev
-	pos  []int32 // slot → heap index, -1 when free
 	free []int32
 }
 
-func (q *queue) len() int { return len(q.heap) }
+func (q *queue) len() int { return len(q.h.keys) }
 
-// head is the next event.
-func (q *queue) head() *qev { return &q.slab[q.heap[0].slot] }
+// headKey is the next event's key.
+func (q *queue) headKey() *hkey { return &q.h.keys[0] }
 
-func (q *queue) push(e qev) int32 {
+func (q *queue) push(e qev) {
 	var s int32
 	if n := len(q.free); n > 0 {
 		s = q.free[n-1]
@@ -77,102 +154,91 @@ func (q *queue) push(e qev) int32 {
 	} else {
 		s = int32(len(q.slab))
 		q.slab = append(q.slab, e)
-		q.pos = append(q.pos, 0)
 	}
-	q.heap = append(q.heap, hkey{e.at, e.seq, s})
-	q.pos[s] = int32(len(q.heap) - 1)
-	q.up(len(q.heap) - 1)
-	return s
+	q.h.push(hkey{e.at, e.seq, s})
 }
 
-// pop takes the next event, and says which slot it had.
-func (q *queue) pop() (qev, int32) {
-	s := q.heap[0].slot
+// pop takes the next event.
+func (q *queue) pop() qev {
+	s := q.h.keys[0].slot
 	e := q.slab[s]
-	q.remove(0)
+	q.h.remove(0)
 	q.slab[s] = qev{}
-	q.pos[s] = -1
 	q.free = append(q.free, s)
-	return e, s
-}
-
-// move gives the event in slot s a new time and sequence number.
-func (q *queue) move(s int32, at time.Duration, seq uint64) {
-	q.slab[s].at, q.slab[s].seq = at, seq
-	i := int(q.pos[s])
-	q.heap[i].at, q.heap[i].seq = at, seq
-	if !q.up(i) {
-		q.down(i)
-	}
-}
-
-func (q *queue) remove(i int) {
-	n := len(q.heap) - 1
-	if i != n {
-		q.swap(i, n)
-	}
-	q.heap = q.heap[:n]
-	if i < n && !q.up(i) {
-		q.down(i)
-	}
-}
-
-func (q *queue) swap(i, j int) {
-	h := q.heap
-	h[i], h[j] = h[j], h[i]
-	q.pos[h[i].slot] = int32(i)
-	q.pos[h[j].slot] = int32(j)
-}
-
-func (q *queue) up(i int) bool {
-	moved := false
-	for i > 0 {
-		p := (i - 1) / 2
-		if !q.heap[i].before(q.heap[p]) {
-			break
-		}
-		q.swap(i, p)
-		i = p
-		moved = true
-	}
-	return moved
-}
-
-func (q *queue) down(i int) {
-	h := q.heap
-	n := len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && h[r].before(h[l]) {
-			m = r
-		}
-		if !h[m].before(h[i]) {
-			return
-		}
-		q.swap(i, m)
-		i = m
-	}
+	return e
 }
 
 // each calls f on every queued event; f may change its time, after which fix must
 // be called.
 func (q *queue) each(f func(*qev)) {
-	for _, k := range q.heap {
+	for _, k := range q.h.keys {
 		f(&q.slab[k.slot])
 	}
 }
 
 // fix restores the order after each changed times.
 func (q *queue) fix() {
-	for i := range q.heap {
-		e := &q.slab[q.heap[i].slot]
-		q.heap[i].at, q.heap[i].seq = e.at, e.seq
+	for i := range q.h.keys {
+		k := &q.h.keys[i]
+		e := &q.slab[k.slot]
+		k.at, k.seq = e.at, e.seq
 	}
-	for i := len(q.heap)/2 - 1; i >= 0; i-- {
-		q.down(i)
+	q.h.fix()
+}
+
+// tev is a queued timer firing: 16 bytes, plus its 24-byte key.
+type tev struct {
+	proc int32
+	id   int32  // the timer's id in the process's Env
+	gen  uint32 // the firing's generation
+	inc  uint32 // the incarnation that armed it
+}
+
+// timerQueue orders timer firings by (time, sequence). A process re-arms a timer
+// far more often than it fires (a heartbeat detector re-arms one per message), so
+// a queued firing is moved in place, which needs its position in the heap.
+type timerQueue struct {
+	h    heap4 // tracked
+	slab []tev
+	free []int32
+}
+
+func (q *timerQueue) len() int { return len(q.h.keys) }
+
+func (q *timerQueue) headKey() *hkey { return &q.h.keys[0] }
+
+// push queues a firing and returns its slot.
+func (q *timerQueue) push(at time.Duration, seq uint64, t tev) int32 {
+	var s int32
+	if n := len(q.free); n > 0 {
+		s = q.free[n-1]
+		q.free = q.free[:n-1]
+		q.slab[s] = t
+	} else {
+		s = int32(len(q.slab))
+		q.slab = append(q.slab, t)
+		q.h.pos = append(q.h.pos, 0)
+	}
+	q.h.push(hkey{at, seq, s})
+	return s
+}
+
+// pop takes the next firing, and says which slot it had.
+func (q *timerQueue) pop() (time.Duration, uint64, tev, int32) {
+	k := q.h.keys[0]
+	t := q.slab[k.slot]
+	q.h.remove(0)
+	q.h.pos[k.slot] = -1
+	q.free = append(q.free, k.slot)
+	return k.at, k.seq, t, k.slot
+}
+
+// move gives the firing in slot s a new time, sequence number and generation.
+func (q *timerQueue) move(s int32, at time.Duration, seq uint64, gen uint32) {
+	q.slab[s].gen = gen
+	i := int(q.h.pos[s])
+	k := hkey{at, seq, s}
+	if !q.h.up(i, k) {
+		q.h.down(i, k)
 	}
 }

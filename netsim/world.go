@@ -24,8 +24,8 @@ type proc struct {
 	store  node.Storage
 	status node.Status
 	batch  node.Batch
-	pos    int              // merge cursor into batch.Out
-	timers map[string]int32 // queued timer firings by name (queue slots)
+	pos    int     // merge cursor into batch.Out
+	timers []int32 // queued timer firing by timer id: its timer-queue slot + 1, or 0
 
 	isolated bool
 	group    int
@@ -50,7 +50,8 @@ type World struct {
 	now   time.Duration
 	seq   uint64
 	mid   uint64
-	q     queue
+	q     queue       // every event but timer firings
+	tq    timerQueue  // timer firings
 	sched []scheduled // script actions and expectations, by time
 	next  int
 
@@ -95,6 +96,7 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 	w := &World{cfg: cfg, index: map[node.ID]int{}, net: cfg.Net, sink: sink,
 		cuts: map[[2]int]bool{}, links: map[[2]int]Link{}, gstAt: Never}
 	w.rng = rand.New(rand.NewPCG(cfg.Seed, 0x6e6574776f726b)) // "network"
+	w.tq.h.track = true
 	for i, id := range cfg.IDs {
 		if _, dup := w.index[id]; dup {
 			return nil, fmt.Errorf("node %v appears twice", id)
@@ -268,33 +270,32 @@ func (w *World) Now() time.Duration { return w.now }
 // Config is the world's scenario.
 func (w *World) Config() *Config { return &w.cfg }
 
-func (w *World) push(e qev) int32 {
+func (w *World) push(e qev) {
 	w.seq++
 	e.seq = w.seq
-	return w.q.push(e)
+	w.q.push(e)
 }
 
 // armTimer queues a timer firing. Re-arming a timer that is still queued moves the
 // queued firing instead of leaving a stale one behind: the process would ignore the
 // stale firing anyway, and heartbeat detectors re-arm on every message.
-func (w *World) armTimer(p *proc, at time.Duration, name string, gen uint32) {
-	if s, ok := p.timers[name]; ok {
-		w.seq++
-		e := &w.q.slab[s]
-		e.gen, e.inc = gen, p.inc
-		w.q.move(s, at, w.seq)
+func (w *World) armTimer(p *proc, at time.Duration, id int32, gen uint32) {
+	w.seq++
+	if int(id) < len(p.timers) && p.timers[id] > 0 {
+		w.tq.move(p.timers[id]-1, at, w.seq, gen)
 		return
 	}
-	if p.timers == nil {
-		p.timers = map[string]int32{}
+	for int(id) >= len(p.timers) {
+		p.timers = append(p.timers, 0)
 	}
-	p.timers[name] = w.push(qev{at: at, kind: qTimer, to: int32(p.idx), inc: p.inc, gen: gen, name: name})
+	p.timers[id] = w.tq.push(at, w.seq, tev{proc: int32(p.idx), id: id, gen: gen, inc: p.inc}) + 1
 }
 
-func (w *World) forgetTimer(e *qev, slot int32) {
-	p := w.procs[e.to]
-	if s, ok := p.timers[e.name]; ok && s == slot {
-		delete(p.timers, e.name)
+// forgetTimer notes that the firing in slot left the queue.
+func (w *World) forgetTimer(t *tev, slot int32) {
+	p := w.procs[t.proc]
+	if int(t.id) < len(p.timers) && p.timers[t.id] == slot+1 {
+		p.timers[t.id] = 0
 	}
 }
 
@@ -324,11 +325,27 @@ func (w *World) updateLookahead() {
 	w.lookahead = la
 }
 
+// headKey is the key of the next queued event or timer firing, or nil.
+func (w *World) headKey() *hkey {
+	switch {
+	case w.q.len() == 0 && w.tq.len() == 0:
+		return nil
+	case w.q.len() == 0:
+		return w.tq.headKey()
+	case w.tq.len() == 0:
+		return w.q.headKey()
+	}
+	if a, b := w.q.headKey(), w.tq.headKey(); b.before(a) {
+		return b
+	}
+	return w.q.headKey()
+}
+
 // nextTime is the time of the next queued event or monitor check.
 func (w *World) nextTime() (time.Duration, bool) {
 	t, ok := time.Duration(0), false
-	if w.q.len() > 0 {
-		t, ok = w.q.head().at, true
+	if k := w.headKey(); k != nil {
+		t, ok = k.at, true
 	}
 	if c, has := w.mon.next(); has && (!ok || c < t) {
 		t, ok = c, true
@@ -441,20 +458,32 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	}
 	w.drops = w.drops[:0]
 	var active []*proc
-	for w.q.len() > 0 {
-		h := w.q.head()
-		if !(h.at < end || h.at == t0) {
+	for {
+		h := w.headKey()
+		if h == nil || !(h.at < end || h.at == t0) {
 			break
 		}
-		e, slot := w.q.pop()
-		if e.kind == qTimer {
-			w.forgetTimer(&e, slot)
+		var p *proc
+		var it node.Item
+		if w.tq.len() > 0 && h == w.tq.headKey() {
+			at, seq, t, slot := w.tq.pop()
+			w.forgetTimer(&t, slot)
+			if p = w.procs[t.proc]; p.up && p.inc == t.inc {
+				it = node.Item{At: at, Seq: seq, Gen: t.gen, Timer: t.id, Ev: node.Event{Kind: node.Timer, Name: p.env.TimerName(t.id)}}
+			} else {
+				p = nil
+			}
+		} else {
+			e := w.q.pop()
+			if p = w.classify(&e); p != nil {
+				it = w.item(&e)
+			}
 		}
-		if p := w.classify(&e); p != nil {
+		if p != nil {
 			if len(p.batch.Items) == 0 {
 				active = append(active, p)
 			}
-			p.batch.Items = append(p.batch.Items, w.item(&e))
+			p.batch.Items = append(p.batch.Items, it)
 		}
 		if single {
 			break
@@ -502,7 +531,7 @@ func (w *World) classify(e *qev) *proc {
 }
 
 func (w *World) item(e *qev) node.Item {
-	it := node.Item{At: e.at, Seq: e.seq, Gen: e.gen, Ref: e.mid}
+	it := node.Item{At: e.at, Seq: e.seq, Ref: e.mid}
 	switch e.kind {
 	case qStart:
 		it.Ev = node.Event{Kind: node.Start}
@@ -513,8 +542,6 @@ func (w *World) item(e *qev) node.Item {
 		if e.dup {
 			it.Gen = 1 // marks the copy for the trace; Gen means nothing to deliveries
 		}
-	case qTimer:
-		it.Ev = node.Event{Kind: node.Timer, Name: e.name}
 	case qRequest:
 		it.Ev = node.Event{Kind: node.Request, Name: e.name}
 	}
@@ -646,7 +673,7 @@ func (w *World) outcome(p *proc, o *node.Outcome) {
 				p.batch.Out[e.Outcome].Seq = w.seq
 			}
 		case e.Kind == node.EffTimer:
-			w.armTimer(p, o.At+e.Delay, e.Name, e.Gen)
+			w.armTimer(p, o.At+e.Delay, e.Timer, e.Gen)
 		case e.Kind == node.EffSend && e.To == p.id:
 			w.push(qev{at: o.At, kind: qDeliver, local: true, to: int32(p.idx), from: int32(p.idx), inc: p.inc, msg: e.Msg})
 		case e.Kind == node.EffSend:

@@ -25,6 +25,7 @@ type Effect struct {
 	Name  string        // timer name, or log text
 	Delay time.Duration // timer delay, already stretched for a slow process
 	Gen   uint32        // timer generation: a re-armed or cancelled timer's old firings are ignored
+	Timer int32         // the timer's small id in its Env (see Env.TimerID)
 
 	// Local is set by the Runner when it handled this effect itself, inside the
 	// window; Outcome is then the index of the resulting outcome, or -1 if the
@@ -44,7 +45,12 @@ type Env struct {
 	slow      int
 
 	effects []Effect
-	timers  map[string]uint32 // generation of each timer name; looked up, never iterated
+	// Timer names are interned: the first use of a name gives it the next small id,
+	// which the Runner and the world use instead of the string. The ids outlive
+	// incarnations (the Env does); only the generations are reset by a crash.
+	timerIDs   map[string]int32 // looked up, never iterated
+	timerNames []string         // by id
+	timerGens  []uint32         // generation of each timer, by id; 0 is never armed
 }
 
 // Self is this process's id.
@@ -92,29 +98,42 @@ func (e *Env) After(d time.Duration, name string) {
 		d = time.Microsecond
 	}
 	d = d.Truncate(time.Microsecond)
-	gen := e.bump(name)
+	id := e.TimerID(name)
+	e.timerGens[id]++
 	if e.slow > 1 {
 		d *= time.Duration(e.slow)
 	}
-	e.effects = append(e.effects, Effect{Kind: EffTimer, To: e.self, Name: name, Delay: d, Gen: gen})
+	e.effects = append(e.effects, Effect{Kind: EffTimer, To: e.self, Name: e.timerNames[id], Delay: d, Gen: e.timerGens[id], Timer: id})
 }
 
 // Cancel disarms the timer called name, if armed.
-func (e *Env) Cancel(name string) { e.bump(name) }
-
-func (e *Env) bump(name string) uint32 {
-	if e.timers == nil {
-		e.timers = map[string]uint32{}
+func (e *Env) Cancel(name string) {
+	if id, ok := e.timerIDs[name]; ok {
+		e.timerGens[id]++
 	}
-	g := e.timers[name] + 1
-	e.timers[name] = g
-	return g
 }
 
-// current reports whether a timer firing of generation gen is the armed one.
-func (e *Env) current(name string, gen uint32) bool {
-	g, ok := e.timers[name]
-	return ok && g == gen
+// TimerID is the small id of the timer called name, given at its first use.
+func (e *Env) TimerID(name string) int32 {
+	if id, ok := e.timerIDs[name]; ok {
+		return id
+	}
+	if e.timerIDs == nil {
+		e.timerIDs = map[string]int32{}
+	}
+	id := int32(len(e.timerNames))
+	e.timerIDs[name] = id
+	e.timerNames = append(e.timerNames, name)
+	e.timerGens = append(e.timerGens, 0)
+	return id
+}
+
+// TimerName is the name of the timer with the given id.
+func (e *Env) TimerName(id int32) string { return e.timerNames[id] }
+
+// armed reports whether a timer firing of generation gen is the armed one.
+func (e *Env) armed(id int32, gen uint32) bool {
+	return id >= 0 && int(id) < len(e.timerGens) && gen != 0 && e.timerGens[id] == gen
 }
 
 // Store writes v under key in stable storage, which survives crashes.
@@ -173,7 +192,19 @@ func (e *Env) SetSlow(f int) { e.slow = max(f, 1) }
 // has since been re-armed or cancelled (gen is the firing's generation). It returns
 // whether the step ran; the step's effects are appended to the Env's effect list.
 func (e *Env) Apply(alg Algorithm, now time.Duration, ev Event, gen uint32) bool {
-	if ev.Kind == Timer && !e.current(ev.Name, gen) {
+	id := int32(-1)
+	if ev.Kind == Timer {
+		var ok bool
+		if id, ok = e.timerIDs[ev.Name]; !ok {
+			return false
+		}
+	}
+	return e.apply(alg, now, ev, id, gen)
+}
+
+// apply is Apply for a caller that knows the timer's id.
+func (e *Env) apply(alg Algorithm, now time.Duration, ev Event, id int32, gen uint32) bool {
+	if ev.Kind == Timer && !e.armed(id, gen) {
 		return false
 	}
 	e.now = now
@@ -196,7 +227,10 @@ func (e *Env) TakeEffects() []Effect {
 func (e *Env) ClearEffects() { e.effects = e.effects[:0] }
 
 // ResetTimers forgets every armed timer, as a crash does.
-func (e *Env) ResetTimers() { clear(e.timers) }
+func (e *Env) ResetTimers() { clear(e.timerGens) }
 
 // Armed reports whether a firing of timer name with generation gen would still run.
-func (e *Env) Armed(name string, gen uint32) bool { return e.current(name, gen) }
+func (e *Env) Armed(name string, gen uint32) bool {
+	id, ok := e.timerIDs[name]
+	return ok && e.armed(id, gen)
+}

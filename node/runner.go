@@ -13,7 +13,9 @@ type Item struct {
 	Seq uint64
 	Ev  Event
 	Gen uint32 // Timer: the firing's generation
-	Ref uint64 // Deliver: the world's message id
+	// Timer is the timer's id in the process's Env (Env.TimerID); Ev.Name is its name.
+	Timer int32
+	Ref   uint64 // Deliver: the world's message id
 
 	effect int // a local item: the index in Batch.Effects of the effect that made it
 }
@@ -141,7 +143,7 @@ func (r *Runner) step(b *Batch, it Item, local bool) {
 		origin = it.effect
 		b.Effects[origin].Outcome = -1
 	}
-	if !r.env.Apply(r.alg, it.At, it.Ev, it.Gen) {
+	if !r.env.apply(r.alg, it.At, it.Ev, it.Timer, it.Gen) {
 		return
 	}
 	if local {
@@ -156,7 +158,7 @@ func (r *Runner) step(b *Batch, it Item, local bool) {
 		var li Item
 		switch {
 		case e.Kind == EffTimer && it.At+e.Delay < b.End:
-			li = Item{At: it.At + e.Delay, Ev: Event{Kind: Timer, Name: e.Name}, Gen: e.Gen}
+			li = Item{At: it.At + e.Delay, Ev: Event{Kind: Timer, Name: e.Name}, Gen: e.Gen, Timer: e.Timer}
 		case e.Kind == EffSend && e.To == r.id && it.At < b.End:
 			li = Item{At: it.At, Ev: Event{Kind: Deliver, From: r.id, Msg: e.Msg}}
 		default:
