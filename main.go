@@ -58,12 +58,13 @@ func (c *simCmd) Run() error {
 	}
 	var sink trace.Sink
 	var rec *trace.Recorder
+	var out *session.Output
 	if c.Record != "" {
-		f, err := session.Create(c.Record, c.Force)
-		if err != nil {
-			return badInput(err)
+		if out, err = session.CreateOutput(c.Record, c.Force, c.File); err != nil {
+			return badInput(fmt.Errorf("--record: %w", err))
 		}
-		if rec, err = trace.NewRecorder(f, session.Header(s, cfg)); err != nil {
+		defer out.Abort() // a run that fails leaves no file; does nothing once committed
+		if rec, err = trace.NewRecorder(out, session.Header(s, cfg)); err != nil {
 			return err
 		}
 		sink = rec
@@ -72,6 +73,9 @@ func (c *simCmd) Run() error {
 	if rec != nil {
 		if cerr := rec.Close(); err == nil {
 			err = cerr
+		}
+		if err == nil {
+			err = out.Commit()
 		}
 	}
 	if err != nil {
@@ -233,15 +237,15 @@ func (c *exportCmd) Run() error {
 	if c.Output == "" {
 		return export.Write(os.Stdout, t, o)
 	}
-	out, err := session.Create(c.Output, c.Force)
+	out, err := session.CreateOutput(c.Output, c.Force, c.File)
 	if err != nil {
-		return badInput(err)
+		return badInput(fmt.Errorf("-o: %w", err))
 	}
-	err = export.Write(out, t, o)
-	if cerr := out.Close(); err == nil {
-		err = cerr
+	if err := export.Write(out, t, o); err != nil {
+		out.Abort()
+		return err
 	}
-	return err
+	return out.Commit()
 }
 
 var cli struct {

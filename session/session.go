@@ -54,6 +54,7 @@ func Header(s *presets.Scenario, cfg netsim.Config) trace.Header {
 }
 
 // Create opens path for a new recording. It never overwrites a file unless force.
+// It writes in place; CreateOutput is the safe way to write a command's output.
 func Create(path string, force bool) (*os.File, error) {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if force {

@@ -1,0 +1,153 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+)
+
+// Output is a command's output file (`-o`, `--record`, the dashboard's R) while it
+// is being written. The bytes go to a temporary file beside it, and only Commit
+// gives it its name, so a failed or interrupted command leaves no partial or empty
+// file, and an existing file is replaced whole or not at all.
+type Output struct {
+	path, tmp string
+	force     bool
+	mode      os.FileMode
+	f         *os.File
+	finished  atomic.Bool // by Commit or Abort, perhaps from a signal handler
+}
+
+// pending holds the outputs not yet committed or aborted, so that a signal handler
+// can remove their temporary files (RemovePending).
+var pending = struct {
+	sync.Mutex
+	m map[*Output]bool
+}{m: map[*Output]bool{}}
+
+// CreateOutput starts writing path. It refuses a path that is the same file as one
+// of inputs (compared by file identity, not by name, so a link or another spelling
+// of an input is caught), even with force; a path that exists unless force; and a
+// path that is not a regular file. Call Commit when the output is complete, and
+// Abort otherwise (Abort after Commit does nothing, so it can be deferred).
+func CreateOutput(path string, force bool, inputs ...string) (*Output, error) {
+	o := &Output{path: path, force: force, mode: 0o644}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("found %s, which is not a regular file; expected a file name", path)
+	default:
+		for _, in := range inputs {
+			if in == "" {
+				continue
+			}
+			if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+				return nil, fmt.Errorf("found %s, the same file as the input %s; expected another file name (an input is never overwritten, even with --force)", path, in)
+			}
+		}
+		if !force {
+			return nil, fmt.Errorf("%s already exists; expected a new file name (or --force to overwrite)", path)
+		}
+		o.mode = st.Mode().Perm()
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	o.f, o.tmp = f, f.Name()
+	pending.Lock()
+	pending.m[o] = true
+	pending.Unlock()
+	return o, nil
+}
+
+// Write writes to the temporary file.
+func (o *Output) Write(p []byte) (int, error) { return o.f.Write(p) }
+
+// Path is the name the output gets on Commit.
+func (o *Output) Path() string { return o.path }
+
+// Commit flushes the output to disk and gives it its name. Without force it still
+// never replaces a file that appeared meanwhile.
+func (o *Output) Commit() error {
+	if !o.finish() {
+		return errors.New(o.path + ": output already finished")
+	}
+	err := o.f.Chmod(o.mode)
+	if err == nil {
+		err = o.f.Sync()
+	}
+	if cerr := o.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = o.rename()
+	}
+	if err != nil {
+		os.Remove(o.tmp)
+	}
+	return err
+}
+
+func (o *Output) rename() error {
+	if o.force {
+		return os.Rename(o.tmp, o.path)
+	}
+	// A hard link fails if the name is taken, where a rename would replace it.
+	err := os.Link(o.tmp, o.path)
+	switch {
+	case err == nil:
+		return os.Remove(o.tmp)
+	case errors.Is(err, os.ErrExist):
+		return fmt.Errorf("%s already exists; expected a new file name (or --force to overwrite)", o.path)
+	}
+	// No hard links here: check, then rename.
+	if _, err := os.Lstat(o.path); err == nil {
+		return fmt.Errorf("%s already exists; expected a new file name (or --force to overwrite)", o.path)
+	}
+	return os.Rename(o.tmp, o.path)
+}
+
+// Abort drops the output: the temporary file is removed and path is left as it was.
+func (o *Output) Abort() error {
+	if !o.finish() {
+		return nil
+	}
+	o.f.Close()
+	return os.Remove(o.tmp)
+}
+
+// finish marks the output done, and reports whether this call did it.
+func (o *Output) finish() bool {
+	if !o.finished.CompareAndSwap(false, true) {
+		return false
+	}
+	pending.Lock()
+	delete(pending.m, o)
+	pending.Unlock()
+	return true
+}
+
+// RemovePending aborts every output not yet committed. A command's signal handler
+// calls it before exiting, so that an interrupted command leaves no temporary file.
+func RemovePending() {
+	pending.Lock()
+	outs := make([]*Output, 0, len(pending.m))
+	for o := range pending.m {
+		outs = append(outs, o)
+	}
+	pending.Unlock()
+	for _, o := range outs {
+		o.Abort()
+	}
+}
