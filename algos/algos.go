@@ -45,6 +45,10 @@ type Spec struct {
 	Terms bool
 	// Build validates the parameters and returns the factory of instances.
 	Build func(c Config) (node.Factory, error)
+	// Theory, when set, gives the textbook's figures for a configuration: what a
+	// sweep or a report sets beside the measurement. Nil for algorithms the notes
+	// give no figure for.
+	Theory func(c TheoryConfig) []Theory
 }
 
 // Config is what Build gets: the processes, in ring order, and the parameters.

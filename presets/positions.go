@@ -45,6 +45,18 @@ func record(p *unstable.Parser, pos positions, path string, v *unstable.Node) {
 	if v.Raw.Length > 0 {
 		pos[path] = p.Shape(v.Raw).Start
 	}
+	if v.Kind == unstable.Array {
+		// An array has no position of its own: its elements have, as path[i], and
+		// the array takes its first element's.
+		it := v.Children()
+		for i := 0; it.Next(); i++ {
+			el := fmt.Sprintf("%s[%d]", path, i)
+			record(p, pos, el, it.Node())
+			if _, ok := pos[path]; !ok {
+				pos[path] = pos[el]
+			}
+		}
+	}
 	if v.Kind == unstable.InlineTable {
 		it := v.Children()
 		for it.Next() {

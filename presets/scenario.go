@@ -39,6 +39,8 @@ type Scenario struct {
 	Topology    string         `toml:"topology" json:"topology"`
 	Edges       [][]string     `toml:"edges" json:"edges,omitempty"`
 	Degree      int            `toml:"degree" json:"degree,omitempty"`
+	Order       string         `toml:"order" json:"order,omitempty"`
+	Faults      *Faults        `toml:"faults" json:"faults,omitempty"`
 	Params      map[string]any `toml:"params" json:"params,omitempty"`
 	Network     Network        `toml:"network" json:"network"`
 	Monitors    Monitors       `toml:"monitors" json:"monitors"`
@@ -205,6 +207,9 @@ func (s *Scenario) check(file string, pos positions) error {
 		s.Nodes = len(s.IDs)
 	case s.Nodes < 1 || s.Nodes > 4096:
 		return fail("nodes", "found nodes = %d, expected 1 to 4096 (or ids = [...])", s.Nodes)
+	}
+	if err := s.checkOrderAndFaults(fail); err != nil {
+		return err
 	}
 	ids := s.NodeIDs()
 	if s.Until == "" {
@@ -425,13 +430,13 @@ func (s *Scenario) NodeIDs() []node.ID {
 		for i, id := range s.IDs {
 			out[i] = node.ID(id)
 		}
-		return out
+		return s.ordered(out)
 	}
 	out := make([]node.ID, s.Nodes)
 	for i := range out {
 		out[i] = node.ID(i + 1)
 	}
-	return out
+	return s.ordered(out)
 }
 
 // Resolve turns a checked scenario into a runnable configuration.
@@ -483,6 +488,7 @@ func (s *Scenario) Resolve() (netsim.Config, error) {
 		}
 		cfg.Script = append(cfg.Script, netsim.Timed{At: at, Action: a})
 	}
+	cfg.Script = append(cfg.Script, s.faultScript(ids, until)...)
 	for _, e := range s.Expect {
 		x, err := netsim.ParseExpect(e.That, ids)
 		if err != nil {

@@ -188,6 +188,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:        "bully",
 		Family:      algos.Election,
+		Theory:      bullyTheory,
 		Description: "Bully election: the highest live id becomes coordinator and bullies its way back after a crash",
 		Source:      "Garcia-Molina 1982; course notes (algoritmo valentão)",
 		Messages:    []string{MsgElection, MsgAnswer, MsgCoordinator, MsgHeartbeat},

@@ -455,6 +455,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:        "yoyo",
 		Family:      algos.Election,
+		Theory:      yoyoTheory,
 		Description: "Yo-Yo on any connected graph: sources push ids down, sinks vote YES/NO up, NO flips links; pruning leaves one source, the minimum",
 		Source:      "Santoro, Design and Analysis of Distributed Algorithms (2007), ch. 3 (Yo-Yo); course notes 003",
 		Messages:    []string{msgYoyoID, msgYes, msgNo, msgPrune, msgElected},

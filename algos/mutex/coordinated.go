@@ -266,6 +266,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:   "central",
 		Family: algos.Mutex,
+		Theory: centralTheory,
 		Description: "central server: one coordinator grants the critical section in FIFO order; " +
 			"an optional lease reclaims the grant from a slow holder",
 		Source:   "course notes 002 (algoritmo do servidor central) and 003 (Coordenador, Lidando com Falhas)",
@@ -279,6 +280,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:   "quorum",
 		Family: algos.Mutex,
+		Theory: quorumTheory,
 		Description: "majority quorum: a participant needs GRANT from m > n/2 of n coordinators, " +
 			"which keep grants in volatile memory only and forget them when they crash",
 		Source:   "course notes 003 (Quórum, Perda de memória)",

@@ -153,6 +153,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:        "lamport",
 		Family:      algos.Mutex,
+		Theory:      lamportTheory,
 		Description: "Lamport's mutex: a request queue ordered by (timestamp, id) at every process; REQUEST, ACK, RELEASE",
 		Source:      "Lamport 1978 (CACM 21(7)), section on mutual exclusion",
 		Messages:    []string{"REQUEST", "ACK", "RELEASE"},

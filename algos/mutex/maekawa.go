@@ -287,6 +287,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:   "maekawa",
 		Family: algos.Mutex,
+		Theory: maekawaTheory,
 		Description: "Maekawa's voting sets (row ∪ column of a √N grid): REQUEST, VOTE, RELEASE; " +
 			"deadlocks unless deadlock_free adds INQUIRE, RELINQUISH, FAILED",
 		Source:   "Maekawa 1985 (ACM TOCS 3(2)); course notes 002 (algoritmo de Maekawa)",

@@ -102,6 +102,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:        "ricart",
 		Family:      algos.Mutex,
+		Theory:      ricartTheory,
 		Description: "Ricart-Agrawala: multicast a timestamped REQUEST, enter after N−1 REPLYs; replies deferred by (timestamp, id)",
 		Source:      "Ricart & Agrawala 1981 (CACM 24(1)); Lamport 1978 timestamps; course notes 002",
 		Messages:    []string{"REQUEST", "REPLY"},

@@ -129,6 +129,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:   "tokenring",
 		Family: algos.Mutex,
+		Theory: tokenringTheory,
 		Description: "token ring: one TOKEN circulates along the ring and its holder may enter; " +
 			"a crashed holder loses it, optional regeneration can make two",
 		Source:   "course notes 002 (algoritmo baseado em anel) and 003 (Anel, Lidando com Falhas)",

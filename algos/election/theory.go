@@ -1,0 +1,133 @@
+package election
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// The textbook figures of the election algorithms, as functions of the configuration.
+// Each one holds only for the case its label names; the others return nothing.
+
+const (
+	srcChangRoberts = "Chang & Roberts 1979; course notes 001 and 004"
+	srcGarciaMolina = "Garcia-Molina 1982; course notes (algoritmo valentão)"
+	srcFranklin     = "Franklin 1982; Santoro 2007, ch. 3"
+	srcYoyo         = "Santoro 2007, ch. 3 (Yo-Yo)"
+)
+
+// ringTheory counts Chang-Roberts' messages. With one starter k hops before the
+// maximum (in ring order), ELECTION travels k hops to the maximum, which replaces the
+// id with its own and sends it round once (N), then ELECTED goes round once (N):
+// k+2N, which is 3N−1 for the maximum's successor and 2N for the maximum itself. When
+// all start at time 0 each id travels until it meets a larger one (the maximum goes
+// all the way round): N(N+1)/2 ELECTION with ids decreasing along the ring, 2N−1
+// with ids increasing.
+func ringTheory(c algos.TheoryConfig) []algos.Theory {
+	skip, err := c.Params.Bool("skip_suspected")
+	if err != nil || skip {
+		return nil
+	}
+	starters, err := c.Params.Nodes("initiators", c.IDs)
+	if err != nil || len(starters) == 0 {
+		return nil
+	}
+	n := len(c.IDs)
+	top := slices.Index(c.IDs, maxID(c.IDs))
+	var election int
+	var label string
+	switch {
+	case len(starters) == 1:
+		k := (top - slices.Index(c.IDs, starters[0]) + n) % n
+		election = k + n
+		switch k {
+		case n - 1:
+			label = "3N−1 (one starter, the maximum's successor)"
+		case 0:
+			label = "2N (the maximum starts alone)"
+		default:
+			label = "k+2N (one starter k hops before the maximum)"
+		}
+	case len(starters) == n:
+		for i, id := range c.IDs {
+			hops := 1
+			for c.IDs[(i+hops)%n] < id && hops < n {
+				hops++
+			}
+			election += hops
+		}
+		switch {
+		case slices.IsSortedFunc(c.IDs, func(a, b node.ID) int { return int(b) - int(a) }):
+			label = "N(N+1)/2+N (all start, ids decreasing along the ring)"
+		case slices.IsSorted(c.IDs):
+			label = "3N−1 (all start, ids increasing: every id but the maximum dies after one hop)"
+		default:
+			label = "Σ hops to the next larger id + N (all start)"
+		}
+	default:
+		return nil // who is a participant first depends on timing
+	}
+	return []algos.Theory{
+		{Metric: "sent.total", Value: float64(election + n), Label: label, Source: srcChangRoberts},
+		{Metric: "sent.ELECTION", Value: float64(election), Label: label + ": the ELECTION part", Source: srcChangRoberts},
+		{Metric: "sent.ELECTED", Value: float64(n), Label: "N ELECTED", Source: srcChangRoberts},
+	}
+}
+
+// bullyTheory counts the bully's messages when the highest process has crashed before
+// anything happens and one process detects it. The best case is the second-highest
+// detecting: one ELECTION (to the dead maximum) and N−2 COORDINATOR. The worst is the
+// lowest detecting: every live process ends up calling an election, N(N−1)/2
+// ELECTION, (N−1)(N−2)/2 ANSWER and N−2 COORDINATOR, N²−N−1 in all (the notes round it
+// to O(N²)).
+func bullyTheory(c algos.TheoryConfig) []algos.Theory {
+	starters, err := c.Params.Nodes("initiators", c.IDs)
+	n := len(c.IDs)
+	sorted := slices.Sorted(slices.Values(c.IDs))
+	if err != nil || len(starters) != 1 || n < 3 || !slices.Equal(c.Crashed, sorted[n-1:]) {
+		return nil
+	}
+	switch starters[0] {
+	case sorted[n-2]:
+		return []algos.Theory{
+			{Metric: "sent.COORDINATOR", Value: float64(n - 2), Label: "N−2 COORDINATOR (best case: the second-highest detects)", Source: srcGarciaMolina},
+			{Metric: "sent.ELECTION", Value: 1, Label: "1 ELECTION (best case)", Source: srcGarciaMolina},
+			{Metric: "sent.ANSWER", Value: 0, Label: "no ANSWER (best case)", Source: srcGarciaMolina},
+		}
+	case sorted[0]:
+		e, a := n*(n-1)/2, (n-1)*(n-2)/2
+		return []algos.Theory{
+			{Metric: "sent.COORDINATOR", Value: float64(n - 2), Label: "N−2 COORDINATOR (worst case: the lowest detects)", Source: srcGarciaMolina},
+			{Metric: "sent.ELECTION", Value: float64(e), Label: "N(N−1)/2 ELECTION (worst case)", Source: srcGarciaMolina},
+			{Metric: "sent.ANSWER", Value: float64(a), Label: "(N−1)(N−2)/2 ANSWER (worst case)", Source: srcGarciaMolina},
+			{Metric: "election_messages", Value: float64(e + a + n - 2), Label: "N²−N−1 (worst case, O(N²) in the notes)", Source: srcGarciaMolina},
+		}
+	}
+	return nil
+}
+
+// log2Ceil is ⌈log₂ n⌉ for n ≥ 1.
+func log2Ceil(n int) int { return bits.Len(uint(n - 1)) }
+
+// franklinTheory bounds Franklin's rounds: each round at least halves the active
+// processes, so at most ⌈log₂N⌉+1 rounds (the last finds itself alone), each with 2
+// PROBE per active process, at most 2N.
+func franklinTheory(c algos.TheoryConfig) []algos.Theory {
+	n := len(c.IDs)
+	r := log2Ceil(n) + 1
+	return []algos.Theory{
+		{Metric: "rounds", Value: float64(r), Bound: "max", Label: "⌈log₂N⌉+1 rounds", Source: srcFranklin},
+		{Metric: "sent.PROBE", Value: float64(2 * n * r), Bound: "max", Label: "2N PROBE per round", Source: srcFranklin},
+		{Metric: "sent.ELECTED", Value: float64(n), Label: "N ELECTED", Source: srcFranklin},
+	}
+}
+
+// yoyoTheory bounds Yo-Yo's iterations: each iteration removes at least half of the
+// sources, so at most ⌈log₂N⌉+1.
+func yoyoTheory(c algos.TheoryConfig) []algos.Theory {
+	return []algos.Theory{
+		{Metric: "rounds", Value: float64(log2Ceil(len(c.IDs)) + 1), Bound: "max", Label: "⌈log₂N⌉+1 iterations", Source: srcYoyo},
+	}
+}

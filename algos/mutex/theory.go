@@ -1,0 +1,131 @@
+package mutex
+
+import (
+	"math"
+	"slices"
+
+	"github.com/clusterlab/clusterlab/algos"
+)
+
+// The textbook figures of the mutual-exclusion algorithms: messages per entry, and
+// the client delay (request to entry without contention) and synchronisation delay
+// (one exit to the next entry) in message times, from the notes' comparison table.
+
+const (
+	srcNotesTable = "course notes 002 (comparison table)"
+	srcRicart     = "Ricart & Agrawala 1981; " + srcNotesTable
+	srcLamport    = "Lamport 1978; course notes 002"
+	srcMaekawa    = "Maekawa 1985; course notes 003"
+	srcTokenRing  = "course notes 002 (token ring)"
+	srcQuorum     = "course notes 003 (Quórum, Perda de memória)"
+)
+
+func delays(client, sync float64, src string) []algos.Theory {
+	return []algos.Theory{
+		{Metric: "client_delay_s", Value: client, Unit: "T", Label: "client delay", Source: src},
+		{Metric: "sync_delay_s", Value: sync, Unit: "T", Label: "synchronisation delay", Source: src},
+	}
+}
+
+func centralTheory(c algos.TheoryConfig) []algos.Theory {
+	n := float64(len(c.IDs))
+	return append([]algos.Theory{
+		{Metric: "per_entry.total", Value: 3, Label: "3 per entry (REQUEST, GRANT, RELEASE)", Source: srcNotesTable},
+		{Metric: "per_entry.total", Value: 3 * (n - 1) / n, Label: "3(N−1)/N as counted: the coordinator's own entries cost 0", Source: srcNotesTable},
+	}, delays(2, 2, srcNotesTable)...)
+}
+
+func ricartTheory(c algos.TheoryConfig) []algos.Theory {
+	n := float64(len(c.IDs))
+	return append([]algos.Theory{{Metric: "per_entry.total", Value: 2 * (n - 1), Label: "2(N−1) per entry", Source: srcRicart}},
+		delays(2, 1, srcRicart)...)
+}
+
+func lamportTheory(c algos.TheoryConfig) []algos.Theory {
+	n := float64(len(c.IDs))
+	return []algos.Theory{{Metric: "per_entry.total", Value: 3 * (n - 1), Label: "3(N−1) per entry", Source: srcLamport}}
+}
+
+// maekawaTheory uses the mean voting-set size |V| over the processes. A process does
+// not message itself, so the count is 3(|V|−1); the notes write 3·|V|.
+func maekawaTheory(c algos.TheoryConfig) []algos.Theory {
+	sets, err := votingSets(c.Params, c.IDs)
+	if err != nil {
+		return nil
+	}
+	v := 0.0
+	for _, s := range sets {
+		v += float64(len(s))
+	}
+	v /= float64(len(sets))
+	return append([]algos.Theory{
+		{Metric: "per_entry.total", Value: 3 * (v - 1), Label: "3(|V|−1) per entry as counted (no message to itself)", Source: srcMaekawa},
+		{Metric: "per_entry.total", Value: 3 * v, Label: "3·|V| per entry (the notes)", Source: srcMaekawa},
+	}, delays(2, 2, srcMaekawa)...)
+}
+
+func tokenringTheory(c algos.TheoryConfig) []algos.Theory {
+	return []algos.Theory{{Metric: "per_entry.total", Value: float64(len(c.IDs)), Bound: "max", Label: "0 to N per entry", Source: srcTokenRing}}
+}
+
+// quorumTheory gives 3n messages per entry and the notes' probability P_v of losing
+// mutual exclusion to amnesia, with P the probability that a coordinator crashes (and
+// forgets its grant) while the grant is held: P = 1−e^(−λ·cs_hold) for the fault
+// generator's crash rate λ.
+func quorumTheory(c algos.TheoryConfig) []algos.Theory {
+	coords, err := c.Params.Nodes("coordinators", c.IDs)
+	if err != nil || len(coords) == 0 {
+		return nil
+	}
+	coords = slices.Compact(slices.Sorted(slices.Values(coords)))
+	n := len(coords)
+	m, err := c.Params.Int("m")
+	if err != nil {
+		return nil
+	}
+	if m == 0 {
+		m = n/2 + 1
+	}
+	wl, err := readWorkload(c.Params)
+	if err != nil {
+		return nil
+	}
+	p := -math.Expm1(-c.CrashRate * wl.hold.Seconds())
+	return []algos.Theory{
+		{Metric: "per_entry.total", Value: float64(3 * n), Bound: "max", Label: "3n per entry", Source: srcQuorum},
+		{Metric: "violations_per_entry", Value: math.Pow(10, QuorumLog10Pv(n, m, p)),
+			Label: "P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}, P = 1−e^(−λ·cs_hold)", Source: srcQuorum},
+	}
+}
+
+// QuorumLog10Pv is log₁₀ of the notes' P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}:
+// the probability that enough of the m coordinators that granted a request forget it
+// for a second quorum to form. It sums in log space, so P_v far below the smallest
+// float64 still comes out right; terms with k > m are zero (C(m,k) = 0) and are
+// skipped. It is -Inf when P_v is 0.
+func QuorumLog10Pv(n, m int, p float64) float64 {
+	if p <= 0 {
+		return math.Inf(-1)
+	}
+	lp, lq := math.Log(p), math.Log1p(-p)
+	var terms []float64
+	for k := max(2*m-n, 0); k <= min(n, m); k++ {
+		lc, _ := math.Lgamma(float64(m + 1))
+		a, _ := math.Lgamma(float64(k + 1))
+		b, _ := math.Lgamma(float64(m - k + 1))
+		t := lc - a - b + float64(k)*lp
+		if m > k {
+			t += float64(m-k) * lq
+		}
+		terms = append(terms, t)
+	}
+	if len(terms) == 0 {
+		return math.Inf(-1)
+	}
+	top := slices.Max(terms)
+	sum := 0.0
+	for _, t := range terms {
+		sum += math.Exp(t - top)
+	}
+	return (top + math.Log(sum)) / math.Ln10
+}
