@@ -14,9 +14,22 @@ type typeCounts struct {
 type counts struct {
 	byType  map[string]*typeCounts
 	reasons map[string]int
+	// The last type counted: a run sends few types, mostly in long stretches of
+	// one, and two equal strings from the same constant compare by pointer.
+	lastType string
+	last     *typeCounts
 }
 
 func (c *counts) get(typ string) *typeCounts {
+	if c.last != nil && typ == c.lastType {
+		return c.last
+	}
+	t := c.lookup(typ)
+	c.lastType, c.last = typ, t
+	return t
+}
+
+func (c *counts) lookup(typ string) *typeCounts {
 	if c.byType == nil {
 		c.byType = map[string]*typeCounts{}
 		c.reasons = map[string]int{}

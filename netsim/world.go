@@ -3,6 +3,8 @@ package netsim
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -44,8 +46,9 @@ type World struct {
 	cfg   Config
 	procs []*proc
 	index map[node.ID]int
+	dense bool // IDs are 1..N in order, so a process's index is its id - 1
 	nbrs  [][]node.ID
-	adj   []map[int]bool // topology; nil for a full mesh
+	adj   [][]int32 // topology: each process's neighbours' indices, sorted; nil for a full mesh
 
 	now   time.Duration
 	seq   uint64
@@ -103,6 +106,13 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 		}
 		w.index[id] = i
 	}
+	w.dense = true
+	for i, id := range cfg.IDs {
+		if id != node.ID(i+1) {
+			w.dense = false
+			break
+		}
+	}
 	if err := w.buildTopology(); err != nil {
 		return nil, err
 	}
@@ -159,9 +169,11 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 func (w *World) buildTopology() error {
 	n := len(w.cfg.IDs)
 	w.nbrs = make([][]node.ID, n)
+	g := edgeSet{}
 	switch w.cfg.Topology {
 	case "", "mesh":
 		for i := range w.nbrs {
+			w.nbrs[i] = make([]node.ID, 0, n-1)
 			for j, id := range w.cfg.IDs {
 				if j != i {
 					w.nbrs[i] = append(w.nbrs[i], id)
@@ -170,19 +182,10 @@ func (w *World) buildTopology() error {
 		}
 		return nil
 	case "ring":
-		w.adj = make([]map[int]bool, n)
-		for i := range w.adj {
-			w.adj[i] = map[int]bool{}
-		}
 		for i := 0; i < n && n > 1; i++ {
-			j := (i + 1) % n
-			w.adj[i][j], w.adj[j][i] = true, true
+			g.add(i, (i+1)%n)
 		}
 	case "graph":
-		w.adj = make([]map[int]bool, n)
-		for i := range w.adj {
-			w.adj[i] = map[int]bool{}
-		}
 		if len(w.cfg.Edges) > 0 {
 			for _, e := range w.cfg.Edges {
 				a, ok1 := w.index[e[0]]
@@ -190,35 +193,76 @@ func (w *World) buildTopology() error {
 				if !ok1 || !ok2 || a == b {
 					return fmt.Errorf("edge %v-%v is not between two of the scenario's nodes", e[0], e[1])
 				}
-				w.adj[a][b], w.adj[b][a] = true, true
+				g.add(a, b)
 			}
 		} else {
-			randomGraph(w.adj, w.cfg.Degree, rand.New(rand.NewPCG(w.cfg.Seed, 0x746f706f))) // "topo"
+			randomGraph(g, n, w.cfg.Degree, rand.New(rand.NewPCG(w.cfg.Seed, 0x746f706f))) // "topo"
 		}
 	default:
 		return fmt.Errorf("unknown topology %q", w.cfg.Topology)
 	}
-	for i := range w.nbrs {
-		for j, id := range w.cfg.IDs {
-			if w.adj[i][j] {
-				w.nbrs[i] = append(w.nbrs[i], id)
-			}
+	w.adj = g.lists(n)
+	for i, js := range w.adj {
+		w.nbrs[i] = make([]node.ID, len(js))
+		for k, j := range js {
+			w.nbrs[i][k] = w.cfg.IDs[j]
 		}
 	}
 	return nil
 }
 
-// randomGraph makes a connected graph: a random spanning tree, then random extra
-// edges until the mean degree reaches degree.
-func randomGraph(adj []map[int]bool, degree int, r *rand.Rand) {
-	n := len(adj)
+// edgeSet holds undirected edges between process indices while a topology is built.
+type edgeSet map[uint64]struct{}
+
+func edgeKey(a, b int) uint64 {
+	if a > b {
+		a, b = b, a
+	}
+	return uint64(a)<<32 | uint64(b)
+}
+
+// add inserts the edge and reports whether it was new.
+func (g edgeSet) add(a, b int) bool {
+	k := edgeKey(a, b)
+	if _, ok := g[k]; ok {
+		return false
+	}
+	g[k] = struct{}{}
+	return true
+}
+
+// lists turns the set into sorted adjacency lists; the order never depends on the
+// map's, since every list is sorted.
+func (g edgeSet) lists(n int) [][]int32 {
+	deg := make([]int32, n)
+	for k := range g {
+		deg[k>>32]++
+		deg[k&0xffffffff]++
+	}
+	adj := make([][]int32, n)
+	for i := range adj {
+		adj[i] = make([]int32, 0, deg[i])
+	}
+	for k := range g {
+		a, b := int32(k>>32), int32(k&0xffffffff)
+		adj[a] = append(adj[a], b)
+		adj[b] = append(adj[b], a)
+	}
+	for _, l := range adj {
+		slices.Sort(l)
+	}
+	return adj
+}
+
+// randomGraph makes a connected graph on n processes: a random spanning tree, then
+// random extra edges until the mean degree reaches degree.
+func randomGraph(g edgeSet, n, degree int, r *rand.Rand) {
 	if n < 2 {
 		return
 	}
 	perm := r.Perm(n)
 	for k := 1; k < n; k++ {
-		a, b := perm[k], perm[r.IntN(k)]
-		adj[a][b], adj[b][a] = true, true
+		g.add(perm[k], perm[r.IntN(k)])
 	}
 	want := degree * n / 2
 	if maxEdges := n * (n - 1) / 2; want > maxEdges {
@@ -227,11 +271,38 @@ func randomGraph(adj []map[int]bool, degree int, r *rand.Rand) {
 	edges := n - 1
 	for tries := 0; edges < want && tries < 100*n*n; tries++ {
 		a, b := r.IntN(n), r.IntN(n)
-		if a != b && !adj[a][b] {
-			adj[a][b], adj[b][a] = true, true
+		if a != b && g.add(a, b) {
 			edges++
 		}
 	}
+}
+
+// linked reports whether the topology joins processes a and b.
+func (w *World) linked(a, b int) bool {
+	if w.adj == nil {
+		return true
+	}
+	l := w.adj[a]
+	if len(l) <= 16 {
+		for _, j := range l {
+			if int(j) == b {
+				return true
+			}
+		}
+		return false
+	}
+	_, ok := slices.BinarySearch(l, int32(b))
+	return ok
+}
+
+// indexOf is the index of the process with the given id.
+func (w *World) indexOf(id node.ID) (int, bool) {
+	if w.dense {
+		i := int(id) - 1
+		return i, i >= 0 && i < len(w.cfg.IDs)
+	}
+	i, ok := w.index[id]
+	return i, ok
 }
 
 // Edges lists the topology's edges (each once, lower index first); nil on a mesh.
@@ -240,9 +311,9 @@ func (w *World) Edges() [][2]node.ID {
 		return nil
 	}
 	var out [][2]node.ID
-	for i := range w.adj {
-		for j := i + 1; j < len(w.adj); j++ {
-			if w.adj[i][j] {
+	for i, js := range w.adj {
+		for _, j := range js {
+			if int(j) > i {
 				out = append(out, [2]node.ID{w.cfg.IDs[i], w.cfg.IDs[j]})
 			}
 		}
@@ -299,7 +370,13 @@ func (w *World) forgetTimer(t *tev, slot int32) {
 	}
 }
 
-func (w *World) proc(id node.ID) *proc { return w.procs[w.index[id]] }
+func (w *World) proc(id node.ID) *proc {
+	i, ok := w.indexOf(id)
+	if !ok {
+		i = 0 // actions are checked against the scenario's ids before they get here
+	}
+	return w.procs[i]
+}
 
 // updateLookahead recomputes the smallest delay a message between two processes can
 // have under the current settings.
@@ -492,16 +569,46 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	if end < t0 || single {
 		end = t0
 	}
-	for _, p := range active {
-		p.batch.End, p.batch.Slow, p.pos = end, p.slow, 0
-		w.wg.Add(1)
-		p.runner.Submit(&p.batch, &w.wg)
-	}
-	w.wg.Wait()
+	w.dispatch(active, end)
 	w.merge(active, t0, end, single)
 	for _, p := range active {
 		p.batch.Items = p.batch.Items[:0]
 	}
+}
+
+// inlineBelow is the window size, in events, under which the world handles a window
+// itself: handing a batch to a goroutine and back costs a few microseconds, a step
+// a fraction of one.
+const inlineBelow = 64
+
+// dispatch has every active process handle its batch. The processes' goroutines
+// run in parallel while the world handles a share of the batches itself instead of
+// waiting; a tiny window, or a run with one processor, it handles alone. Who runs a
+// batch never changes its outcome.
+func (w *World) dispatch(active []*proc, end time.Duration) {
+	total := 0
+	for _, p := range active {
+		p.batch.End, p.batch.Slow, p.pos = end, p.slow, 0
+		total += len(p.batch.Items)
+	}
+	cpus := runtime.GOMAXPROCS(0)
+	k := len(active) // active[:k] go to their goroutines, active[k:] run here
+	if cpus == 1 || len(active) == 1 || total < inlineBelow {
+		k = 0
+	} else {
+		for own := 0; k > 0 && own < total/cpus; {
+			k--
+			own += len(active[k].batch.Items)
+		}
+	}
+	for _, p := range active[:k] {
+		w.wg.Add(1)
+		p.runner.Submit(&p.batch, &w.wg)
+	}
+	for _, p := range active[k:] {
+		p.runner.Run(&p.batch)
+	}
+	w.wg.Wait()
 }
 
 // classify decides what a popped event is: work for a process (returned), a drop on
@@ -701,8 +808,8 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 		m := msg
 		w.emit(trace.Event{Ev: trace.Send, From: p.id, To: to, MID: mid, Msg: &m})
 	}
-	ti, ok := w.index[to]
-	if !ok || (w.adj != nil && !w.adj[p.idx][ti]) {
+	ti, ok := w.indexOf(to)
+	if !ok || !w.linked(p.idx, ti) {
 		w.dropNow(p.id, to, mid, msg, trace.ReasonTopology)
 		return
 	}

@@ -40,6 +40,7 @@ type Heartbeat struct {
 	suspects idSet
 	seq      int64
 	mistakes int64
+	longest  time.Duration // the largest of timeouts: they only grow
 }
 
 // The heartbeat detector's sending timer; its per-peer timers are
@@ -64,6 +65,10 @@ func (d *Heartbeat) Start(env *node.Env) {
 	for _, p := range d.peers {
 		d.timers = append(d.timers, TimerPeerTimeout(p))
 		d.timeouts = append(d.timeouts, PeerTimeout{p, d.initial})
+	}
+	d.longest = 0
+	if len(d.peers) > 0 {
+		d.longest = d.initial
 	}
 	d.beat(env)
 	for i := range d.peers {
@@ -92,6 +97,7 @@ func (d *Heartbeat) Handle(env *node.Env, ev node.Event) bool {
 		}
 		if d.suspects.remove(ev.From) {
 			d.timeouts[i].Timeout += d.delta
+			d.grown(d.timeouts[i].Timeout)
 			d.mistakes++
 			env.Logf("fd: trust %v again, its timeout now %v", ev.From, d.timeouts[i].Timeout)
 		}
@@ -128,13 +134,20 @@ func (d *Heartbeat) Timeout(p node.ID) time.Duration {
 	return 0
 }
 
-// MaxTimeout is the largest current timeout.
-func (d *Heartbeat) MaxTimeout() time.Duration {
-	var m time.Duration
-	for _, t := range d.timeouts {
-		m = max(m, t.Timeout)
+// MaxTimeout is the largest current timeout (0 before Start). It is kept as the
+// timeouts change, not recomputed: a status is reported after every step.
+func (d *Heartbeat) MaxTimeout() time.Duration { return d.longest }
+
+// grown notes that one timeout changed to t.
+func (d *Heartbeat) grown(t time.Duration) {
+	if d.delta >= 0 {
+		d.longest = max(d.longest, t)
+		return
 	}
-	return m
+	d.longest = 0 // a negative Δ shrinks timeouts: look at them all
+	for _, p := range d.timeouts {
+		d.longest = max(d.longest, p.Timeout)
+	}
 }
 
 // PeerTimeouts lists the current timeout towards every monitored process, in
