@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -212,6 +213,7 @@ type exportCmd struct {
 	From   string `help:"Start of the window in virtual time, such as 2s." placeholder:"T"`
 	To     string `help:"End of the window in virtual time, such as 5s." placeholder:"T"`
 	Nodes  string `help:"Only these nodes' events and the messages among them, such as n1,n2 (not with cast)." placeholder:"n1,n2,…"`
+	Split  bool   `help:"mermaid: write a diagram too big for Mermaid as numbered parts OUT-1.mmd, OUT-2.mmd, … (needs -o); md: show the whole diagram as consecutive blocks."`
 	Output string `short:"o" help:"Write to this file instead of stdout; an existing file is never overwritten without --force." placeholder:"OUT"`
 	Force  bool   `help:"Overwrite the -o file if it exists."`
 	Size   string `help:"cast: the terminal size in cells." default:"120x36"`
@@ -229,23 +231,71 @@ func (c *exportCmd) Run() error {
 	if err != nil {
 		return badInput(err)
 	}
-	o, err := export.ParseOptions(t, export.Flags{Format: c.Format, From: c.From, To: c.To, Nodes: c.Nodes, Size: c.Size, FPS: c.FPS, Idle: c.Idle})
+	o, err := export.ParseOptions(t, export.Flags{Format: c.Format, From: c.From, To: c.To, Nodes: c.Nodes, Size: c.Size, FPS: c.FPS, Idle: c.Idle, Split: c.Split})
 	if err != nil {
 		return badInput(err)
 	}
 	o.Cast.Render = tui.Renderer() // the cast shows the real dashboard
+	// Render first, so that a refused export leaves no file behind.
+	var outs []string
+	if o.Split && o.Format == "mermaid" {
+		if c.Output == "" {
+			return badInput(errors.New("--split: expected -o FILE as well (the parts go to FILE-1.mmd, FILE-2.mmd, …)"))
+		}
+		if outs, err = export.MermaidParts(t, o.Window); err != nil {
+			return exportError(err)
+		}
+	} else {
+		var b strings.Builder
+		if err := export.Write(&b, t, o); err != nil {
+			return exportError(err)
+		}
+		outs = []string{b.String()}
+	}
 	if c.Output == "" {
-		return export.Write(os.Stdout, t, o)
-	}
-	out, err := session.CreateOutput(c.Output, c.Force, c.File)
-	if err != nil {
-		return badInput(fmt.Errorf("-o: %w", err))
-	}
-	if err := export.Write(out, t, o); err != nil {
-		out.Abort()
+		_, err := os.Stdout.WriteString(outs[0])
 		return err
 	}
-	return out.Commit()
+	names := []string{c.Output}
+	if o.Split && o.Format == "mermaid" {
+		names = export.PartNames(c.Output, len(outs))
+	}
+	// Every part is created before any is written, so that a refused name leaves
+	// none behind; Abort after Commit does nothing.
+	files := make([]*session.Output, len(names))
+	for i, name := range names {
+		if files[i], err = session.CreateOutput(name, c.Force, c.File); err != nil {
+			for _, f := range files[:i] {
+				f.Abort()
+			}
+			return badInput(fmt.Errorf("-o: %w", err))
+		}
+		defer files[i].Abort()
+	}
+	for i, f := range files {
+		if _, err := io.WriteString(f, outs[i]); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		if err := f.Commit(); err != nil {
+			return err
+		}
+	}
+	if len(names) > 1 {
+		fmt.Fprintf(os.Stderr, "wrote %d diagrams: %s\n", len(names), strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// exportError exits 2 on an export refused as asked (an empty window, a diagram
+// too big), 1 on anything else.
+func exportError(err error) error {
+	var r *export.RefusedError
+	if errors.As(err, &r) {
+		return badInput(err)
+	}
+	return err
 }
 
 var cli struct {

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,6 +130,7 @@ type Flags struct {
 	Size     string // cast: "120x36"
 	FPS      int    // cast: frames per virtual second
 	Idle     string // cast: longest pause kept, such as "1s"; "0" keeps every pause
+	Split    bool   // mermaid, md: cut a diagram too big for Mermaid into parts
 }
 
 // Options are checked export options.
@@ -136,12 +138,15 @@ type Options struct {
 	Format string
 	Window Window
 	Cast   CastOptions
+	// Split: mermaid is written as numbered parts (see MermaidParts), and md
+	// shows the window's whole diagram as consecutive blocks.
+	Split bool
 }
 
 // ParseOptions checks f against trace t. Errors are one line naming the flag and
 // what was expected.
 func ParseOptions(t *trace.Trace, f Flags) (Options, error) {
-	o := Options{Format: f.Format, Window: All()}
+	o := Options{Format: f.Format, Window: All(), Split: f.Split}
 	if !slices.Contains(Formats, f.Format) {
 		return o, fmt.Errorf("--format %q: expected one of %s", f.Format, strings.Join(Formats, ", "))
 	}
@@ -175,6 +180,9 @@ func ParseOptions(t *trace.Trace, f Flags) (Options, error) {
 			}
 		}
 		slices.Sort(o.Window.Nodes)
+	}
+	if f.Split && f.Format != "mermaid" && f.Format != "md" {
+		return o, fmt.Errorf("--split: not supported with --format %s, expected --format mermaid or md", f.Format)
 	}
 	if f.Format != "cast" {
 		return o, nil
@@ -224,10 +232,16 @@ func ParseSize(s string) (w, h int, err error) {
 
 // Write writes t in format o.Format. render draws the dashboard for casts; nil uses
 // TextDashboard.
+//
+// A window without events is refused (a RefusedError): no format has anything
+// useful to say about it, and some tools reject an empty file.
 func Write(out io.Writer, t *trace.Trace, o Options) error {
+	if err := nonEmpty(t, o.Window); err != nil {
+		return err
+	}
 	switch o.Format {
 	case "md":
-		return Markdown(out, t, o.Window)
+		return markdown(out, t, o.Window, o.Split)
 	case "mermaid":
 		return Mermaid(out, t, o.Window)
 	case "shiviz":
@@ -245,6 +259,61 @@ func Write(out io.Writer, t *trace.Trace, o Options) error {
 	return fmt.Errorf("--format %q: expected one of %s", o.Format, strings.Join(Formats, ", "))
 }
 
+// RefusedError is an export that cannot be written as asked: an empty window, or a
+// diagram too big for its tool. The command exits 2 on it, as on bad flags.
+type RefusedError struct{ msg string }
+
+func (e *RefusedError) Error() string { return e.msg }
+
+// nonEmpty refuses a window that keeps no event: "no events between 100s and
+// 110s".
+func nonEmpty(t *trace.Trace, w Window) error {
+	for i := range t.Events {
+		if e := &t.Events[i]; w.Keep(e) && !malformed(e) {
+			return nil
+		}
+	}
+	return &RefusedError{"no events " + emptyText(t, w)}
+}
+
+// emptyText says where there are no events: "between 100s and 110s", "of n1,n2
+// between 0s and the end (12.5s)", "in the trace".
+func emptyText(t *trace.Trace, w Window) string {
+	var parts []string
+	if w.Nodes != nil {
+		parts = append(parts, "of "+joinIDs(w.Nodes, ","))
+	}
+	if w.From > 0 || w.To != math.MaxInt64 {
+		to := "the end"
+		if n := len(t.Events); n > 0 {
+			to += " (" + seconds(t.Events[n-1].T) + "s)"
+		}
+		if w.To != math.MaxInt64 {
+			to = seconds(w.To) + "s"
+		}
+		parts = append(parts, "between "+seconds(max(w.From, 0))+"s and "+to)
+	}
+	if w.FirstSeq != 0 || w.LastSeq != 0 {
+		parts = append(parts, fmt.Sprintf("among events %d to %d", w.FirstSeq, w.LastSeq))
+	}
+	if len(parts) == 0 {
+		return "in the trace"
+	}
+	return strings.Join(parts, " ")
+}
+
+// PartNames names the files of n parts written for path: out.mmd gives out-1.mmd,
+// out-2.mmd, ….
+func PartNames(path string, n int) []string {
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("%s-%d%s", base, i+1, ext)
+	}
+	return names
+}
+
 // parseDur reads a virtual time: a Go duration ("2s", "1500ms") or a bare 0; it
 // returns microseconds.
 func parseDur(s string) (int64, error) {
@@ -259,6 +328,20 @@ func parseDur(s string) (int64, error) {
 		return 0, fmt.Errorf("negative")
 	}
 	return d.Microseconds(), nil
+}
+
+// seconds renders virtual time in µs as exact decimal seconds, without trailing
+// zeros: "3.155817", "100".
+func seconds(us int64) string {
+	sign := ""
+	if us < 0 {
+		sign, us = "-", -us
+	}
+	s := strconv.FormatInt(us/1e6, 10)
+	if f := us % 1e6; f != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%06d", f), "0")
+	}
+	return sign + s
 }
 
 // fmtT renders virtual time in µs as a Go duration ("3.155817s").

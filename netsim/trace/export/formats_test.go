@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -174,7 +176,7 @@ func TestShiVizRevivedNodeKeepsCounting(t *testing.T) {
 }
 
 // mermaidLine is every statement the Mermaid export writes.
-var mermaidLine = regexp.MustCompile(`^(sequenceDiagram|    %% .*|    autonumber|    participant n\d+|` +
+var mermaidLine = regexp.MustCompile(`^(sequenceDiagram|    %% .*|    autonumber( \d+)?|    participant n\d+|` +
 	`\s+n\d+(->>|-x)n\d+: (?P<msg>.+)|\s+Note over n\d+(,n\d+)?: (?P<note>.+)|    rect rgba\([\d, .]+\)|    end)$`)
 
 var entity = regexp.MustCompile(`#\d+;`)
@@ -220,9 +222,9 @@ func checkMermaid(t *testing.T, diagram string) {
 	}
 }
 
-// TestMermaidEscaping puts ";", "#", "end" and other troublemakers into marker and
-// alert texts and checks that the diagram still parses as the statements it means.
-func TestMermaidEscaping(t *testing.T) {
+// escapesTrace has ";", "#", "end" and other troublemakers in marker, alert and
+// message texts.
+func escapesTrace() *trace.Trace {
 	ids := []node.ID{1, 2, 3}
 	tr := &trace.Trace{Header: trace.Header{Format: trace.Format, Version: trace.Version, Seed: 1,
 		Info: trace.Info{Name: "escapes", Algorithm: "omega", Family: "detector", IDs: ids}}}
@@ -252,6 +254,13 @@ func TestMermaidEscaping(t *testing.T) {
 	add(trace.Event{T: 30, Ev: trace.Heal})
 	add(trace.Event{T: 31, Ev: trace.Send, From: 2, To: 3, MID: 2, Msg: &node.Message{Type: "a;b#end"}})
 	add(trace.Event{T: 32, Ev: trace.Drop, From: 2, To: 3, MID: 2, Msg: &node.Message{Type: "a;b#end"}, Reason: "loss"})
+	return tr
+}
+
+// TestMermaidEscaping puts ";", "#", "end" and other troublemakers into marker and
+// alert texts and checks that the diagram still parses as the statements it means.
+func TestMermaidEscaping(t *testing.T) {
+	tr := escapesTrace()
 	var b bytes.Buffer
 	if err := Mermaid(&b, tr, All()); err != nil {
 		t.Fatal(err)
@@ -289,11 +298,14 @@ func TestMermaidEscaping(t *testing.T) {
 func TestMermaidEveryTrace(t *testing.T) {
 	for name, tr := range allTraces(t) {
 		t.Run(name, func(t *testing.T) {
-			out := export(t, tr, Flags{Format: "mermaid"})
-			if strings.HasPrefix(out, "%%") { // the size warning
-				_, out, _ = strings.Cut(out, "\n")
+			parts, err := MermaidParts(tr, All())
+			if err != nil {
+				t.Fatal(err)
 			}
-			checkMermaid(t, out)
+			for _, p := range parts {
+				checkMermaid(t, p)
+			}
+			out := parts[0]
 			ids := slices.Sorted(slices.Values(tr.Header.Info.IDs))
 			for i, l := range strings.Split(out, "\n")[3 : 3+len(ids)] {
 				if l != "    participant "+ids[i].String() {
@@ -403,8 +415,8 @@ func TestCSVHeaderMatchesColumns(t *testing.T) {
 	}
 }
 
-// TestEmptyAndMalformedTraces: a trace with no events, and one with events the
-// reader would refuse, export without panicking in every format.
+// TestEmptyAndMalformedTraces: a trace with no events is refused in every format,
+// and one with events the reader would refuse exports without panicking.
 func TestEmptyAndMalformedTraces(t *testing.T) {
 	hdr := trace.Header{Format: trace.Format, Version: trace.Version, Info: trace.Info{Name: "x", Algorithm: "ricart", Family: "mutex", IDs: []node.ID{1, 2}}}
 	empty := &trace.Trace{Header: hdr}
@@ -413,18 +425,53 @@ func TestEmptyAndMalformedTraces(t *testing.T) {
 		{Seq: 2, T: 2, Ev: trace.StatusEv, Node: 1},
 		{Seq: 3, T: 3, Ev: trace.Deliver, From: 1, To: 2, MID: 1},
 		{Seq: 4, T: 4, Ev: trace.Crash, Node: 9},
+		{Seq: 5, T: 5, Ev: trace.Crash, Node: 1},
 	}}
-	for _, tr := range []*trace.Trace{empty, bad} {
+	for _, f := range Formats {
+		o, err := ParseOptions(empty, Flags{Format: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r *RefusedError
+		if err := Write(io.Discard, empty, o); !errors.As(err, &r) || err.Error() != "no events in the trace" {
+			t.Errorf("%s of an empty trace: error %v, want a refusal", f, err)
+		}
+		out := export(t, bad, Flags{Format: f})
+		if out == "" {
+			t.Errorf("%s of a malformed trace: empty output", f)
+		}
+		if f == "cast" {
+			parseCast(t, out)
+		}
+		if f == "shiviz" {
+			checkShiVizClocks(t, parseShiViz(t, out))
+		}
+	}
+}
+
+// TestEmptyWindow: a window past the end, or of nodes with nothing in it, is
+// refused in every format with one line saying where there is nothing.
+func TestEmptyWindow(t *testing.T) {
+	tr := record(t, "quorum-amnesia")
+	for _, c := range []struct {
+		flags Flags
+		want  string
+	}{
+		{Flags{From: "100s", To: "110s"}, "no events between 100s and 110s"},
+		{Flags{From: "100s"}, "no events between 100s and the end ("},
+		{Flags{From: "2500ms", To: "2500001us"}, "no events between 2.5s and 2.500001s"},
+	} {
 		for _, f := range Formats {
-			out := export(t, tr, Flags{Format: f})
-			if out == "" {
-				t.Errorf("%s of %d events: empty output", f, len(tr.Events))
+			c.flags.Format = f
+			o, err := ParseOptions(tr, c.flags)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if f == "cast" {
-				parseCast(t, out)
-			}
-			if f == "shiviz" {
-				checkShiVizClocks(t, parseShiViz(t, out))
+			var b bytes.Buffer
+			err = Write(&b, tr, o)
+			var r *RefusedError
+			if !errors.As(err, &r) || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("%s %+v: error %v, want %q", f, c.flags, err, c.want)
 			}
 		}
 	}

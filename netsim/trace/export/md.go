@@ -56,6 +56,9 @@ type report struct {
 	waits       []int64
 
 	final *trace.Snapshot
+
+	split bool     // show the whole diagram, in parts
+	parts []string // the parts, when split
 }
 
 // Markdown writes a homework report of the window: what ran (scenario, algorithm,
@@ -64,8 +67,20 @@ type report struct {
 // algorithm has one, alerts, detection latencies, expectations, the final state and
 // a Mermaid diagram of the DiagramMessages messages around the first alert or fault
 // (or the busiest such stretch if there is neither).
-func Markdown(out io.Writer, t *trace.Trace, w Window) error {
+func Markdown(out io.Writer, t *trace.Trace, w Window) error { return markdown(out, t, w, false) }
+
+// markdown writes the report; with split, its diagram is the window's whole
+// diagram in consecutive blocks (MermaidParts) instead of an excerpt.
+func markdown(out io.Writer, t *trace.Trace, w Window, split bool) error {
 	r := gather(t, w)
+	r.split = split
+	if split {
+		parts, err := MermaidParts(t, w)
+		if err != nil {
+			return err
+		}
+		r.parts = parts
+	}
 	bw := bufio.NewWriter(out)
 	r.write(bw)
 	return bw.Flush()
@@ -354,10 +369,18 @@ func (r *report) write(b *bufio.Writer) {
 	}
 	p("\n")
 
+	if r.split {
+		p("## Sequence diagram\n\nAll of %s, in %s of at most %d characters each (Mermaid's limit), in time order; the numbering goes on from one to the next.\n",
+			mdText(r.w.Describe()), plural(len(r.parts), "diagram"), MermaidMaxText)
+		for _, d := range r.parts {
+			p("\n```mermaid\n%s```\n", d)
+		}
+		return
+	}
 	dw, what := r.diagramWindow()
 	p("## Sequence diagram\n\n%s\n\n", what)
 	var d strings.Builder
-	mermaid(&d, t, dw, "")
+	mermaid(&d, t, dw, "", 1, nil)
 	p("```mermaid\n%s```\n", d.String())
 }
 

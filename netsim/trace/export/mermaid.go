@@ -1,52 +1,143 @@
 package export
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
 
-// mermaidMaxText is Mermaid's default maxTextSize: a larger diagram is refused by a
-// default renderer, so the export warns in a comment.
-const mermaidMaxText = 50000
+// MermaidMaxText is Mermaid's default maxTextSize, in characters (UTF-16 code
+// units, as JavaScript counts them): a default renderer (GitHub, mermaid.live)
+// refuses a larger diagram, so no export writes one.
+const MermaidMaxText = 50000
 
-// Mermaid writes a sequenceDiagram of the window: one participant per selected node
-// in id order, autonumbered arrows at each message's delivery (->>) or drop (-x)
-// time, notes for crash, recover, GST, leader changes, critical sections, cuts,
-// slow nodes, detections, markers and alerts, and partitions shaded with rect from
-// partition (or isolate) to heal. Sends and timers are not drawn: an arrow is drawn
-// when its fate is known.
+// Mermaid writes a sequenceDiagram of the window (see mermaid). A diagram over
+// MermaidMaxText is refused with an error that gives its size and the ways to make
+// it smaller.
 func Mermaid(out io.Writer, t *trace.Trace, w Window) error {
 	var b strings.Builder
-	mermaid(&b, t, w, "")
-	bw := bufio.NewWriter(out)
-	if b.Len() > mermaidMaxText {
-		fmt.Fprintf(bw, "%%%% %d characters, over Mermaid's default maxTextSize (%d): narrow it with --from, --to or --nodes, or raise maxTextSize\n",
-			b.Len(), mermaidMaxText)
+	mermaid(&b, t, w, "", 1, nil)
+	if n := jsLen(b.String()); n > MermaidMaxText {
+		return tooBig(n, w)
 	}
-	bw.WriteString(b.String())
-	return bw.Flush()
+	_, err := io.WriteString(out, b.String())
+	return err
 }
 
-// mermaid writes the diagram with every line indented by indent and returns the
-// number of arrows drawn.
-func mermaid(b *strings.Builder, t *trace.Trace, w Window, indent string) int {
+// tooBig is the refusal of a diagram of n characters.
+func tooBig(n int, w Window) error {
+	what := "the whole trace"
+	if !w.Whole() {
+		what = "this window (" + w.Describe() + ")"
+	}
+	return &RefusedError{fmt.Sprintf("the Mermaid diagram of %s is %d characters, over Mermaid's limit of %d: "+
+		"narrow it with --from/--to or --nodes, or write numbered diagrams with --split", what, n, MermaidMaxText)}
+}
+
+// MermaidParts is the window's diagram cut into consecutive diagrams in time
+// order, each at most MermaidMaxText characters. Each part is a whole diagram:
+// its participants, a comment naming the events it covers, numbering that goes on
+// from the part before (autonumber N), and, when it starts inside a partition, the
+// partition shaded from its first line.
+func MermaidParts(t *trace.Trace, w Window) ([]string, error) {
+	var whole strings.Builder
+	var marks []mmMark
+	mermaid(&whole, t, w, "", 1, &marks)
+	if jsLen(whole.String()) <= MermaidMaxText || len(marks) == 0 {
+		if n := jsLen(whole.String()); n > MermaidMaxText {
+			return nil, tooBig(n, w)
+		}
+		return []string{whole.String()}, nil
+	}
+	// Choose the parts from the whole diagram's line offsets, leaving room for
+	// the header and a partition carried over; re-render each and, should one
+	// still be too big, choose again with more room.
+	header := marks[0].off
+	for room := 2000; room < MermaidMaxText/2; room *= 2 {
+		parts, ok := splitMermaid(t, w, marks, MermaidMaxText-header-room)
+		if ok {
+			return parts, nil
+		}
+	}
+	return nil, tooBig(jsLen(whole.String()), w)
+}
+
+// splitMermaid renders the parts whose bodies, measured in the whole diagram, are
+// at most budget characters each; ok is false if a part came out too big or an
+// event alone needs more than the budget.
+func splitMermaid(t *trace.Trace, w Window, marks []mmMark, budget int) (parts []string, ok bool) {
+	start, arrow := 0, 1
+	for start < len(marks) {
+		end := start
+		base := marks[start].off - marks[start].size
+		for end+1 < len(marks) && marks[end+1].off-base <= budget {
+			end++
+		}
+		if marks[end].off-base > budget {
+			return nil, false
+		}
+		pw := w
+		pw.FirstSeq, pw.LastSeq = marks[start].seq, marks[end].seq
+		var b strings.Builder
+		arrow += mermaid(&b, t, pw, "", arrow, nil)
+		if jsLen(b.String()) > MermaidMaxText {
+			return nil, false
+		}
+		parts = append(parts, b.String())
+		start = end + 1
+	}
+	return parts, true
+}
+
+// mmMark is where the lines of one event end in a diagram: the event's number, the
+// length of the diagram after its lines and the length of those lines.
+type mmMark struct {
+	seq       uint64
+	off, size int
+}
+
+// jsLen is the length of s as JavaScript counts it (UTF-16 code units), which is
+// what Mermaid compares with maxTextSize.
+func jsLen(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// mermaid writes the diagram with every line indented by indent, numbering arrows
+// from first, and returns the number of arrows drawn. When marks is not nil, it
+// gets one mmMark per event that wrote lines (lengths counted as jsLen does).
+//
+// The diagram has one participant per selected node in id order, autonumbered
+// arrows at each message's delivery (->>) or drop (-x) time, notes for crash,
+// recover, GST, leader changes, critical sections, cuts, slow nodes, detections,
+// markers and alerts, and partitions shaded with rect from partition (or isolate)
+// to heal. Sends and timers are not drawn: an arrow is drawn when its fate is
+// known.
+func mermaid(b *strings.Builder, t *trace.Trace, w Window, indent string, first int, marks *[]mmMark) int {
 	info := &t.Header.Info
 	ids := w.IDs(info.IDs)
+	n := 0 // characters written, as jsLen counts them
 	line := func(format string, args ...any) {
-		b.WriteString(indent)
-		fmt.Fprintf(b, format, args...)
-		b.WriteByte('\n')
+		l := indent + fmt.Sprintf(format, args...) + "\n"
+		b.WriteString(l)
+		n += jsLen(l)
 	}
 	line("sequenceDiagram")
 	line("    %%%% clusterlab: %s (%s, seed %d), %s", oneLine(info.Name), oneLine(info.Algorithm), t.Header.Seed, w.Describe())
-	line("    autonumber")
+	if first > 1 {
+		line("    autonumber %d", first)
+	} else {
+		line("    autonumber")
+	}
 	for _, id := range ids {
 		line("    participant %v", id)
 	}
@@ -78,9 +169,17 @@ func mermaid(b *strings.Builder, t *trace.Trace, w Window, indent string) int {
 	}
 	started := false
 	arrows := 0
+	marked, cur := n, uint64(0) // the length at the last mark, the event being drawn
+	mark := func() {
+		if marks != nil && n > marked {
+			*marks = append(*marks, mmMark{seq: cur, off: n, size: n - marked})
+		}
+		marked = n
+	}
 events:
 	for i := range t.Events {
 		e := &t.Events[i]
+		mark()
 		if malformed(e) {
 			continue
 		}
@@ -102,6 +201,7 @@ events:
 			}
 			continue
 		}
+		cur = e.Seq
 		if !started {
 			started = true
 			if parted != "" {
@@ -183,6 +283,7 @@ events:
 			note(all, "marker: "+e.Text)
 		}
 	}
+	mark()
 	closeRect()
 	return arrows
 }
