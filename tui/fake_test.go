@@ -141,8 +141,8 @@ func (f *fake) traffic(rounds int) {
 			if !f.up[a] {
 				continue
 			}
-			for _, b := range f.ids {
-				if a == b || int(a+b)%3 != int(f.t/100_000)%3 {
+			for _, b := range f.peers(a) {
+				if int(a+b)%3 != int(f.t/100_000)%3 {
 					continue
 				}
 				f.t += 1000
@@ -167,6 +167,26 @@ func (f *fake) traffic(rounds int) {
 		}
 		f.t = (f.t/100_000 + 1) * 100_000
 	}
+}
+
+// fanout bounds the peers a node heartbeats, so that a fake of hundreds of nodes
+// makes thousands of events per round, not hundreds of thousands.
+const fanout = 16
+
+// peers is every other node in a small cluster, and the next fanout ids in ring
+// order in a large one.
+func (f *fake) peers(a node.ID) []node.ID {
+	n := len(f.ids)
+	i := slices.Index(f.ids, a)
+	k := min(n-1, fanout)
+	out := make([]node.ID, 0, k)
+	for j := 1; j <= k; j++ {
+		out = append(out, f.ids[(i+j)%n])
+	}
+	if n-1 <= fanout {
+		slices.Sort(out)
+	}
+	return out
 }
 
 func (f *fake) Snapshot() *trace.Snapshot {
