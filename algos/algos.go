@@ -43,6 +43,11 @@ type Spec struct {
 	// Terms is set for algorithms whose leaders have terms (raft): for them split
 	// brain means two leaders in the same term.
 	Terms bool
+	// CrashNotice is set for algorithms built on the perfect failure detector P:
+	// it reads from the parameters how long after a crash (or a revival) the world
+	// tells every live process about it, as a Request event named by CrashedRequest
+	// (RecoveredRequest). A scenario that is not synchronous is refused for them.
+	CrashNotice func(Params) (time.Duration, error)
 	// Build validates the parameters and returns the factory of instances.
 	Build func(c Config) (node.Factory, error)
 	// Theory, when set, gives the textbook's figures for a configuration: what a
@@ -313,6 +318,26 @@ func containsID(xs []node.ID, id node.ID) bool {
 		}
 	}
 	return false
+}
+
+// CrashedRequest names the request by which the world, acting as the perfect
+// failure detector P, tells a process that p crashed.
+func CrashedRequest(p node.ID) string { return "crashed " + p.String() }
+
+// RecoveredRequest names the request that tells a process that p came back.
+func RecoveredRequest(p node.ID) string { return "recovered " + p.String() }
+
+// Notice reads the crash-notice delay of spec from the given parameters: 0 and no
+// error for an algorithm without one.
+func Notice(spec Spec, values map[string]any) (time.Duration, error) {
+	if spec.CrashNotice == nil {
+		return 0, nil
+	}
+	p, err := NewParams(spec, values)
+	if err != nil {
+		return 0, err
+	}
+	return spec.CrashNotice(p)
 }
 
 // Build looks up an algorithm, checks the given parameters against it and builds its

@@ -73,6 +73,11 @@ type Config struct {
 	UserActions []Timed
 	// Scenario is the resolved scenario as JSON, written into trace headers.
 	Scenario json.RawMessage
+	// CrashNotice, when > 0, makes the world the perfect failure detector P: so long
+	// after a crash (a revival) every live process gets the request
+	// algos.CrashedRequest (RecoveredRequest); a revived process is also told of
+	// every process that is down at the time.
+	CrashNotice time.Duration
 	// Sequential hands one event at a time to the processes instead of a window at
 	// a time. The run is the same; tests use it to prove that.
 	Sequential bool

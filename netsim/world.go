@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -907,6 +908,7 @@ func (w *World) apply(a Action, by string) {
 		p.status = node.Status{}
 		w.emit(trace.Event{Ev: trace.Crash, Node: p.id, Inc: int64(p.inc)})
 		w.mon.crash(p, old)
+		w.notice(p, algos.CrashedRequest(p.id))
 	case "recover":
 		p := w.proc(a.Node)
 		if p.up {
@@ -918,6 +920,7 @@ func (w *World) apply(a Action, by string) {
 		w.emit(trace.Event{Ev: trace.Recover, Node: p.id, Inc: int64(p.inc)})
 		w.push(qev{at: w.now, kind: qRecover, to: int32(p.idx), inc: p.inc})
 		w.mon.recover(p)
+		w.notice(p, algos.RecoveredRequest(p.id))
 	case "partition":
 		for _, p := range w.procs {
 			p.group = 0
@@ -988,6 +991,28 @@ func (w *World) apply(a Action, by string) {
 		}
 	case "marker":
 		w.emit(trace.Event{Ev: trace.Marker, Text: a.Text})
+	}
+}
+
+// notice plays the perfect failure detector P for the algorithms built on it
+// (Config.CrashNotice): CrashNotice after p crashed or came back, every other live
+// process is told; a revived p is told which processes are down.
+func (w *World) notice(p *proc, what string) {
+	d := w.cfg.CrashNotice
+	if d <= 0 {
+		return
+	}
+	for _, q := range w.procs {
+		switch {
+		case q == p && p.up:
+			for _, r := range w.procs {
+				if !r.up {
+					w.push(qev{at: w.now + d, kind: qRequest, to: int32(p.idx), inc: p.inc, name: algos.CrashedRequest(r.id)})
+				}
+			}
+		case q != p && q.up:
+			w.push(qev{at: w.now + d, kind: qRequest, to: int32(q.idx), inc: q.inc, name: what})
+		}
 	}
 }
 

@@ -35,7 +35,7 @@ func TestBadScenarios(t *testing.T) {
 		name, old, new, want string
 	}{
 		{"unknown key", `seed = 1`, "seed = 1\ncolour = \"red\"", `t.toml:5:1: found unknown key "colour", expected one of the scenario format's keys (see ` + "`clusterlab presets --help`)"},
-		{"unknown algorithm", `"heartbeat-dp"`, `"paxos"`, `t.toml:2:13: found algorithm "paxos", expected one of: heartbeat-dp, omega, omega-cr, pull-dp`},
+		{"unknown algorithm", `"heartbeat-dp"`, `"paxos"`, `t.toml:2:13: found algorithm "paxos", expected one of: heartbeat-dp, omega, omega-cr, perfect, pull-dp`},
 		{"bad node count", `nodes = 3`, `nodes = 0`, `t.toml:3:9: found nodes = 0, expected 1 to 4096 (or ids = [...])`},
 		{"bad duration param", `interval = "100ms"`, `interval = "fast"`, `t.toml:7:12: params.interval: found "fast", expected a duration such as "100ms"`},
 		{"unknown param", `interval = "100ms"`, `intervl = "100ms"`, `t.toml:7:11: params.intervl: heartbeat-dp has no parameter "intervl"; expected one of interval, timeout, delta`},
@@ -132,5 +132,30 @@ func TestBadActions(t *testing.T) {
 func TestPresetsParse(t *testing.T) {
 	if len(Names()) < 3 {
 		t.Fatalf("presets: %v", Names())
+	}
+}
+
+// TestPerfectNeedsSynchrony: an algorithm on the perfect detector P is refused
+// outside a synchronous, lossless run, with the reason, at the offending key.
+func TestPerfectNeedsSynchrony(t *testing.T) {
+	base := strings.Replace(strings.Replace(good, `"heartbeat-dp"`, `"perfect"`, 1), `interval = "100ms"`, `detect = "100ms"`, 1)
+	why := "the perfect failure detector P needs a synchronous run"
+	for _, tc := range []struct{ old, new, want string }{
+		{`[network]`, "[network]\ngst = \"5s\"", `t.toml:10:7: found gst = "5s", expected "0s": ` + why},
+		{`[network]`, "[network]\nloss = 0.1", `t.toml:10:8: found loss = 0.1, expected 0: ` + why},
+		{`do = "crash n3"`, `do = "set loss 0.2"`, `t.toml:14:6: found "set loss 0.2", expected no loss: ` + why},
+	} {
+		_, err := Parse("t.toml", []byte(strings.Replace(base, tc.old, tc.new, 1)))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %s", tc.new, err, tc.want)
+		}
+	}
+	s, err := Parse("t.toml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := s.Resolve()
+	if err != nil || cfg.CrashNotice.String() != "100ms" {
+		t.Fatalf("resolved notice %v (%v), want 100ms", cfg.CrashNotice, err)
 	}
 }

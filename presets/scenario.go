@@ -278,6 +278,9 @@ func (s *Scenario) check(file string, pos positions) error {
 			return failInString(file, pos, at+".do", err)
 		}
 	}
+	if err := s.checkSynchronous(spec, fail); err != nil {
+		return err
+	}
 	for i, e := range s.Expect {
 		at := fmt.Sprintf("expect[%d]", i)
 		if e.At != "" {
@@ -287,6 +290,35 @@ func (s *Scenario) check(file string, pos positions) error {
 		}
 		if _, err := netsim.ParseExpect(e.That, ids); err != nil {
 			return failInString(file, pos, at+".that", err)
+		}
+	}
+	return nil
+}
+
+// checkSynchronous refuses a run that is not synchronous for an algorithm built on
+// the perfect failure detector P: only with delays bounded from the start and no
+// message lost can a timeout tell a crashed process from a slow one, so P exists
+// nowhere else.
+func (s *Scenario) checkSynchronous(spec algos.Spec, fail func(path, format string, args ...any) error) error {
+	if spec.CrashNotice == nil {
+		return nil
+	}
+	const why = "the perfect failure detector P needs a synchronous run (gst = \"0s\", no loss): only then can a timeout tell a crashed process from a slow one"
+	if g, _ := gst(s.Network.GST); g != 0 {
+		return fail("network.gst", "found gst = %q, expected \"0s\": %s", s.Network.GST, why)
+	}
+	if s.Network.Loss != 0 {
+		return fail("network.loss", "found loss = %v, expected 0: %s", s.Network.Loss, why)
+	}
+	for i, l := range s.Links {
+		if l.Loss != nil && *l.Loss != 0 {
+			return fail(fmt.Sprintf("links[%d].loss", i), "found loss = %v, expected 0: %s", *l.Loss, why)
+		}
+	}
+	for i, st := range s.Script {
+		a, _ := netsim.ParseAction(st.Do, s.NodeIDs())
+		if a.Verb == "set" && a.Knob == "loss" && a.Value != 0 {
+			return fail(fmt.Sprintf("script[%d].do", i), "found %q, expected no loss: %s", st.Do, why)
 		}
 	}
 	return nil
@@ -458,12 +490,16 @@ func (s *Scenario) Resolve() (netsim.Config, error) {
 	if err != nil {
 		return netsim.Config{}, err
 	}
+	notice, err := algos.Notice(spec, s.Params)
+	if err != nil {
+		return netsim.Config{}, err
+	}
 	cfg := netsim.Config{
 		Name: s.Name, Description: s.Description, Spec: spec, Factory: factory, IDs: ids, Seed: s.Seed, Until: until,
 		Topology: s.Topology, Degree: s.Degree,
 		Net:      netsim.Net{Latency: lat, Loss: s.Network.Loss, Dup: s.Network.Dup, GST: g, Delta: delta, PreLatency: pre, PreLoss: *s.Network.PreGST.Loss},
 		Monitors: netsim.Monitors{Settle: settle, Starvation: starve, SplitGrace: grace},
-		Scenario: js,
+		Scenario: js, CrashNotice: notice,
 	}
 	for _, e := range s.Edges {
 		a, _ := node.ParseID(e[0])

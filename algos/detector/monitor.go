@@ -8,12 +8,13 @@ type AdaptiveFD interface {
 	Adaptive
 }
 
-// Monitor runs a ◊P detector as an algorithm of its own (pull-dp, heartbeat-dp): it
-// starts the detector on Start and on Recover, hands it every other event, and
-// reports role "monitor", the suspects, and the counters timeout_ms (the largest
-// current timeout; the detector's PeerTimeouts has them all) and mistakes.
+// Monitor runs a detector as an algorithm of its own (pull-dp, heartbeat-dp,
+// perfect): it starts the detector on Start and on Recover, hands it every other
+// event, and reports role "monitor", the suspects and, for an adaptive detector,
+// the counters timeout_ms (the largest current timeout; the detector's
+// PeerTimeouts has them all) and mistakes.
 type Monitor struct {
-	FD       AdaptiveFD
+	FD       FD
 	counters [2]node.Counter
 }
 
@@ -29,6 +30,10 @@ func (m *Monitor) Step(env *node.Env, ev node.Event) {
 
 // Status reports what the detector currently believes.
 func (m *Monitor) Status() node.Status {
-	m.counters = [2]node.Counter{{Name: CounterTimeout, Value: ms(m.FD.MaxTimeout())}, {Name: CounterMistakes, Value: m.FD.Mistakes()}}
-	return node.Status{Role: "monitor", Suspects: m.FD.Suspects(), Counters: m.counters[:]}
+	st := node.Status{Role: "monitor", Suspects: m.FD.Suspects()}
+	if a, ok := m.FD.(Adaptive); ok {
+		m.counters = [2]node.Counter{{Name: CounterTimeout, Value: ms(a.MaxTimeout())}, {Name: CounterMistakes, Value: a.Mistakes()}}
+		st.Counters = m.counters[:]
+	}
+	return st
 }

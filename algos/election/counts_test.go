@@ -44,6 +44,9 @@ func (c labWorld) run(t *testing.T, algo string, params map[string]any, until ti
 		Net: netsim.Net{Latency: lat, Delta: 50 * time.Millisecond, GST: c.gst,
 			PreLatency: netsim.Latency{Dist: "pareto", Min: 5 * time.Millisecond, Mean: 150 * time.Millisecond, Max: 4 * time.Second}, PreLoss: 0.05},
 		Monitors: netsim.DefaultMonitors}
+	if cfg.CrashNotice, err = algos.Notice(spec, params); err != nil {
+		t.Fatal(err)
+	}
 	for _, s := range c.script {
 		var at, act string
 		if _, err := fmt.Sscan(s, &at); err != nil {
