@@ -47,13 +47,13 @@ func TestMaxAliveNewLeaderAfterExactlyDetect(t *testing.T) {
 	if got := len(end.Summary().Messages); got != 0 {
 		t.Errorf("max-alive sent messages of %d types, want none", got)
 	}
-	ds := run("perfect", 5*time.Second).Summary().Detections
+	ds := run("perfect", 5*time.Second).Summary().Detector.Detections
 	if len(ds) != 2 {
 		t.Fatalf("detections %+v, want two", ds)
 	}
 	for _, d := range ds {
-		if !d.Detected || d.Latency != 100*time.Millisecond {
-			t.Errorf("crash of %v: detected %v after %v, want after exactly 100ms", d.Node, d.Detected, d.Latency)
+		if !d.Detected || d.LatencyMS != 100 {
+			t.Errorf("crash of %v: detected %v after %vms, want after exactly 100ms", d.Node, d.Detected, d.LatencyMS)
 		}
 	}
 }
