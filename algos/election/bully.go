@@ -32,12 +32,25 @@ const (
 //     sends COORDINATOR to every lower id.
 //   - If an ANSWER comes, it waits for a COORDINATOR and starts again if none comes.
 //   - A process that gets ELECTION from a lower id answers and starts its own
-//     election, unless it already runs one.
+//     election, unless it already runs one ("um determinado processo só pode
+//     convocar uma única eleição por vez").
 //   - A revived process starts an election: with the highest id it takes over from a
 //     working coordinator (the bullying).
 //
 // Messages carry nothing beyond their type and sender. Departures from the notes,
-// each to make failures visible in a running lab rather than in a proof:
+// each to make failures visible in a running lab rather than in a proof, or to keep
+// the message count within the notes' O(N²):
+//   - A process that heard or sent a COORDINATOR less than T ago answers an ELECTION
+//     from a lower id without starting an election of its own. Such an ELECTION
+//     crossed that COORDINATOR on the wire (it left before its sender could have
+//     heard it, and arrives within 2·t_trans of it), so its sender is told already.
+//     Restarting would re-run the whole election once per crossing ELECTION, and
+//     the coordinator would announce itself once per lower id: with every process
+//     starting at once and delays of 5–20ms that was 33,683 messages at N = 16
+//     instead of N²−1 = 255 (N(N−1)/2 ELECTION, as many ANSWER, N−1 COORDINATOR),
+//     and 64 processes never finished. An ELECTION that comes later is
+//     answered as in the notes, so a coordinator still re-announces itself to a
+//     process that missed it.
 //   - After an ANSWER it waits 2T, not T, for the COORDINATOR. The process that
 //     answered first runs its own election, which takes up to T, and its
 //     COORDINATOR then needs one more transmission: with exactly T the deadline ties
@@ -52,13 +65,15 @@ const (
 //   - A process that knows no coordinator after `timeout` starts an election, so a
 //     cluster with no initiator still elects one.
 type Bully struct {
-	self      node.ID
-	cfg       *bullyConfig
-	leader    node.ID
-	electing  bool
-	answered  bool // an ANSWER came during the current election
-	elections int64
-	counters  [1]node.Counter
+	self        node.ID
+	cfg         *bullyConfig
+	leader      node.ID
+	electing    bool
+	answered    bool // an ANSWER came during the current election
+	announced   bool // a COORDINATOR was heard or sent, at announcedAt
+	announcedAt time.Duration
+	elections   int64
+	counters    [1]node.Counter
 }
 
 type bullyConfig struct {
@@ -111,7 +126,9 @@ func (b *Bully) deliver(env *node.Env, from node.ID, m node.Message) {
 	case MsgElection:
 		if from < b.self {
 			env.Send(from, node.Message{Type: MsgAnswer})
-			b.startElection(env)
+			if !b.justAnnounced(env) {
+				b.startElection(env)
+			}
 		}
 	case MsgAnswer:
 		if b.electing && !b.answered {
@@ -125,8 +142,21 @@ func (b *Bully) deliver(env *node.Env, from node.ID, m node.Message) {
 			b.startElection(env)
 			return
 		}
+		if m.Type == MsgCoordinator {
+			b.announce(env)
+		}
 		b.follow(env, from)
 	}
+}
+
+// announce notes that a COORDINATOR was heard or sent now.
+func (b *Bully) announce(env *node.Env) {
+	b.announced, b.announcedAt = true, env.Now()
+}
+
+// justAnnounced reports whether a COORDINATOR was heard or sent less than T ago.
+func (b *Bully) justAnnounced(env *node.Env) bool {
+	return b.announced && env.Now()-b.announcedAt < b.cfg.t
 }
 
 // follow accepts q as coordinator.
@@ -165,6 +195,7 @@ func (b *Bully) becomeCoordinator(env *node.Env) {
 	b.electing, b.answered = false, false
 	env.Cancel(timerCoord)
 	env.Cancel(timerWatch)
+	b.announce(env)
 	for _, p := range env.Peers() {
 		if p < b.self {
 			env.Send(p, node.Message{Type: MsgCoordinator})

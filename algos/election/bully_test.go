@@ -104,6 +104,51 @@ func TestBullyAnswersLowerAndStartsOnce(t *testing.T) {
 	}
 }
 
+// An ELECTION that crossed a COORDINATOR (it arrives less than T after it) is
+// answered without a new election; one that comes later is answered as in the
+// notes, with an election of the answering process's own.
+func TestBullyCrossingElectionDoesNotRestart(t *testing.T) {
+	h := bullyHarness(t, 3, "all") // T = 2·20ms + 10ms = 50ms
+	h.Start()
+	h.Advance(10 * time.Millisecond)
+	h.Deliver(5, node.Message{Type: MsgCoordinator})
+	h.Advance(49 * time.Millisecond)
+	effs := h.Deliver(1, node.Message{Type: MsgElection})
+	if got := nodetest.Types(effs); !slices.Equal(got, []string{MsgAnswer}) {
+		t.Fatalf("ELECTION %v after the COORDINATOR gave %v, want only an ANSWER", 49*time.Millisecond, got)
+	}
+	if st := h.Status(); st.Leader != 5 || st.Role != "follower" {
+		t.Fatalf("status %+v, want a follower of n5", st)
+	}
+	h.Advance(time.Millisecond)
+	effs = h.Deliver(2, node.Message{Type: MsgElection})
+	if got := nodetest.Targets(effs, MsgElection); !slices.Equal(got, []node.ID{4, 5}) {
+		t.Fatalf("ELECTION T after the COORDINATOR: own election to %v, want [n4 n5]", got)
+	}
+}
+
+// The coordinator answers an ELECTION sent before its COORDINATOR arrived and does
+// not announce itself again; to a later one it answers and announces itself again,
+// to every lower id.
+func TestBullyCoordinatorReannouncesOnlyToLateElection(t *testing.T) {
+	h := bullyHarness(t, 5, "all")
+	if got := nodetest.Targets(h.Start(), MsgCoordinator); !slices.Equal(got, []node.ID{1, 2, 3, 4}) {
+		t.Fatalf("COORDINATOR to %v", got)
+	}
+	h.Advance(20 * time.Millisecond)
+	if got := nodetest.Types(h.Deliver(1, node.Message{Type: MsgElection})); !slices.Equal(got, []string{MsgAnswer}) {
+		t.Fatalf("crossing ELECTION gave %v, want only an ANSWER", got)
+	}
+	h.Advance(time.Second)
+	effs := h.Deliver(1, node.Message{Type: MsgElection})
+	if got := nodetest.Targets(effs, MsgAnswer); !slices.Equal(got, []node.ID{1}) {
+		t.Fatalf("late ELECTION: ANSWER to %v", got)
+	}
+	if got := nodetest.Targets(effs, MsgCoordinator); !slices.Equal(got, []node.ID{1, 2, 3, 4}) {
+		t.Fatalf("late ELECTION: COORDINATOR to %v, want every lower id", got)
+	}
+}
+
 func TestBullySilenceStartsElection(t *testing.T) {
 	h := bullyHarness(t, 2, "none")
 	h.Start()
