@@ -73,15 +73,22 @@ func allTraces(t *testing.T) map[string]*trace.Trace {
 
 func export(t *testing.T, tr *trace.Trace, f Flags) string {
 	t.Helper()
-	o, err := ParseOptions(tr, f)
+	out, err := exportErr(tr, f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := Write(&b, tr, o); err != nil {
-		t.Fatal(err)
+	return out
+}
+
+// exportErr is export returning the error.
+func exportErr(tr *trace.Trace, f Flags) (string, error) {
+	o, err := ParseOptions(tr, f)
+	if err != nil {
+		return "", err
 	}
-	return b.String()
+	var b bytes.Buffer
+	err = Write(&b, tr, o)
+	return b.String(), err
 }
 
 // TestGolden compares every format of fixed traces with testdata/*.golden; run with

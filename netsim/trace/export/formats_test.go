@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -35,10 +36,10 @@ func parseShiViz(t *testing.T, log string) []shivizEvent {
 	if delim != "" {
 		t.Fatalf("second line %q, want an empty multiple-executions delimiter", delim)
 	}
-	// ShiViz's (?<name>…) is Go's (?P<name>…).
+	// ShiViz's (?<name>…) is Go's (?P<name>…); every line ends with \n.
 	re := regexp.MustCompile(strings.ReplaceAll(ShiVizRegex, "(?<", "(?P<"))
 	matches := re.FindAllStringSubmatch(rest, -1)
-	if want := strings.Count(rest, "\n") / 2; len(matches) != want {
+	if want := strings.Count(rest, "\n") / 2; len(matches) != want || len(matches) == 0 {
 		t.Fatalf("the regex matches %d events, want %d (two lines each)", len(matches), want)
 	}
 	var out []shivizEvent
@@ -54,11 +55,13 @@ func parseShiViz(t *testing.T, log string) []shivizEvent {
 
 var midRE = regexp.MustCompile(`\(mid (\d+)\)`)
 
-// checkShiVizClocks checks ShiViz's rules over every event: each host's own entry
-// starts at 1 and rises by exactly 1 per event; a receive is the element-wise max of
-// the host's previous clock and the sender's clock at the send, then a tick; any
-// other event is a tick; no entry ever decreases, and every entry names an event
-// that was logged before. It returns the number of events per host.
+// checkShiVizClocks checks ShiViz's rules (modelGraph.js) over every event: each
+// host's own entry starts at 1 and rises by exactly 1 per event, and is in its own
+// clock; every host named in a clock exists; no entry exceeds the number of events
+// that host has; and there is no cycle, because every entry names an event logged
+// on an earlier line. It also checks how the export builds clocks: a receive is the
+// element-wise max of the host's previous clock and the sender's clock at the send,
+// then a tick; any other event is a tick. It returns the number of events per host.
 func checkShiVizClocks(t *testing.T, evs []shivizEvent) map[string]uint64 {
 	t.Helper()
 	prev := map[string]map[string]uint64{}
@@ -103,6 +106,9 @@ func checkShiVizClocks(t *testing.T, evs []shivizEvent) map[string]uint64 {
 			t.Fatalf("event %d: own entry %d, want %d", i, ev.clock[ev.host], count[ev.host])
 		}
 		prev[ev.host] = ev.clock
+		if _, ok := ev.clock[ev.host]; !ok {
+			t.Fatalf("event %d: host %s not in its own clock %v", i, ev.host, ev.clock)
+		}
 		if strings.HasPrefix(ev.text, "send ") {
 			m := midRE.FindStringSubmatch(ev.text)
 			if m == nil {
@@ -123,6 +129,11 @@ func TestShiVizClocks(t *testing.T) {
 			evs := parseShiViz(t, export(t, tr, Flags{Format: "shiviz"}))
 			count := checkShiVizClocks(t, evs)
 			want := map[string]uint64{}
+			all := func() {
+				for _, id := range tr.Header.Info.IDs {
+					want[id.String()]++
+				}
+			}
 			for i := range tr.Events {
 				e := &tr.Events[i]
 				switch e.Ev {
@@ -130,18 +141,44 @@ func TestShiVizClocks(t *testing.T) {
 					want[e.From.String()]++
 				case trace.Deliver:
 					want[e.To.String()]++
-				case trace.Crash, trace.Recover, trace.StatusEv, trace.Log, trace.Request:
+				case trace.Crash, trace.Recover, trace.StatusEv, trace.Log, trace.Request, trace.Isolate:
 					want[e.Node.String()]++
+				case trace.Knob:
+					if e.Name == "slow" {
+						want[e.Node.String()]++
+					}
+				case trace.Cut:
+					want[e.From.String()]++
+					want[e.To.String()]++
+				case trace.Partition:
+					for _, g := range e.Groups {
+						for _, id := range g {
+							want[id.String()]++
+						}
+					}
+				case trace.Heal, trace.GST, trace.Marker, trace.Alert, trace.AlertCleared:
+					all()
 				}
 			}
 			if fmt.Sprint(count) != fmt.Sprint(want) {
 				t.Errorf("events per host %v, want %v", count, want)
 			}
+			// a window past the end is refused
+			if _, err := exportErr(tr, Flags{Format: "shiviz", From: "100s", To: "110s"}); err == nil || err.Error() != "no events between 100s and 110s" {
+				t.Errorf("empty window: %v", err)
+			}
 			// a window: later half, two or three nodes
 			ids := tr.Header.Info.IDs
 			nodes := joinIDs(ids[len(ids)/2:], ",")
 			end := tr.Events[len(tr.Events)-1].T
-			win := parseShiViz(t, export(t, tr, Flags{Format: "shiviz", From: fmt.Sprintf("%dus", end/2), Nodes: nodes}))
+			out, err := exportErr(tr, Flags{Format: "shiviz", From: fmt.Sprintf("%dus", end/2), Nodes: nodes})
+			var r *RefusedError
+			if errors.As(err, &r) {
+				return // quiet late halves (a finished election) log nothing
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			win := parseShiViz(t, out)
 			checkShiVizClocks(t, win)
 			for _, ev := range win {
 				if !strings.Contains(nodes, ev.host) {
@@ -149,6 +186,36 @@ func TestShiVizClocks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestShiVizFaultsAreEvents: the faults scenario's partition, heal, crash, recover
+// and markers are events of the processes they concern, and the log's first line
+// is ShiViz's default regex, so pasting it parses the same.
+func TestShiVizFaultsAreEvents(t *testing.T) {
+	if ShiVizRegex != `(?<event>.*)\n(?<host>\S*) (?<clock>{.*})` {
+		t.Errorf("regex %q is not ShiViz's default", ShiVizRegex)
+	}
+	evs := parseShiViz(t, export(t, record(t, faultsFile), Flags{Format: "shiviz"}))
+	seen := map[string]map[string]bool{}
+	for _, ev := range evs {
+		word, _, _ := strings.Cut(ev.text, " ")
+		if seen[word] == nil {
+			seen[word] = map[string]bool{}
+		}
+		seen[word][ev.host] = true
+	}
+	var b bytes.Buffer
+	tr := escapesTrace()
+	tr.Events = append(tr.Events, trace.Event{Seq: uint64(len(tr.Events) + 1), T: 40, Ev: trace.Marker, Text: "{looks like a clock}"})
+	if err := ShiViz(&b, tr, All()); err != nil {
+		t.Fatal(err)
+	}
+	checkShiVizClocks(t, parseShiViz(t, b.String()))
+	for word, hosts := range map[string]string{"partition": "n1 n2 n3 n4", "heal": "n1 n2 n3 n4", "crash": "n1", "recover": "n1", "marker:": "n1 n2 n3 n4"} {
+		if got := strings.Join(slices.Sorted(maps.Keys(seen[word])), " "); got != hosts {
+			t.Errorf("%s logged by %q, want %q", word, got, hosts)
+		}
 	}
 }
 

@@ -4,19 +4,26 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"strconv"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
 
-// ShiVizRegex is the first line of a ShiViz log: how ShiViz parses each event, a
-// host and its vector clock on one line and the event's text on the next.
-const ShiVizRegex = `(?<host>\S*) (?<clock>{.*})\n(?<event>.*)`
+// ShiVizRegex is the first line of a ShiViz log: how ShiViz parses each event, its
+// text on one line and its host and vector clock on the next. It is ShiViz's own
+// default, so the log parses the same whether it is uploaded (ShiViz reads this
+// line) or pasted into the text box (ShiViz uses its default).
+const ShiVizRegex = `(?<event>.*)\n(?<host>\S*) (?<clock>{.*})`
+
+// hostLine is a line that ShiVizRegex would read as a host and its clock.
+var hostLine = regexp.MustCompile(`^\S* \{.*\}`)
 
 // ShiViz writes the window as a ShiViz log: the parsing regex (ShiVizRegex), an empty
 // multiple-executions delimiter line (the log is one execution), then each logged
-// event as `host {"n1":k,…}` and its text.
+// event as its text and then `host {"n1":k,…}`.
 //
 // The hosts are the selected nodes. Each logs, in trace order:
 //   - send: one event per message put on the network; the text names the message,
@@ -28,12 +35,17 @@ const ShiVizRegex = `(?<host>\S*) (?<clock>{.*})\n(?<event>.*)`
 //   - a message to itself (a local delivery): an internal event;
 //   - crash and recover: a revived node keeps counting from where it stopped;
 //   - status changes (role, leader, term, critical section, suspects), log lines and
-//     user requests: internal events.
+//     user requests: internal events;
+//   - what the network or the monitors did to it, as an internal event of each
+//     process it concerns: a partition and a heal (every selected node), a cut
+//     (both ends), an isolation or a slow-down (that node), GST, markers, alerts
+//     and their clearing (every selected node: they are about the whole cluster).
 //
 // Timers are not logged (a timer that does something shows as the sends or status
-// it causes), nor are cluster-wide events (partitions, GST, alerts, markers), which
-// belong to no process. Every logged event ticks its host's own entry by exactly 1,
-// starting at 1; entries that are still 0 are left out of the clock.
+// it causes). Every logged event ticks its host's own entry by exactly 1, starting
+// at 1; entries that are still 0 are left out of the clock. A cluster-wide event is
+// logged by each host on its own, so it adds no dependency between hosts: ShiViz
+// draws it as concurrent events at the same point of each host's line.
 func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
 	bw := bufio.NewWriter(out)
 	ids := w.IDs(t.Header.Info.IDs)
@@ -50,8 +62,12 @@ func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
 	// kept only until its last copy arrives or is lost.
 	lost := map[uint64]string{}
 	pending := map[uint64]int{}
+	kinds := map[uint64]string{} // each alert's kind, by line number
 	for i := range t.Events {
 		e := &t.Events[i]
+		if e.Ev == trace.Alert {
+			kinds[e.Seq] = e.Kind
+		}
 		if e.Ev == trace.Drop {
 			lost[e.MID] = fmt.Sprintf("; lost at %s (%s)", fmtT(e.T), e.Reason)
 		}
@@ -63,10 +79,18 @@ func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
 
 	bw.WriteString(ShiVizRegex + "\n\n")
 	var buf []byte
+	logged := 0
 	log := func(h int, text string) {
+		logged++
 		c := clocks[h]
 		c[h]++
-		buf = append(buf[:0], ids[h].String()...)
+		text = oneLine(text)
+		if hostLine.MatchString(text) {
+			text = "- " + text // or ShiViz would take it for a host and clock
+		}
+		buf = append(buf[:0], text...)
+		buf = append(buf, '\n')
+		buf = append(buf, ids[h].String()...)
 		buf = append(buf, " {"...)
 		first := true
 		for j, v := range c {
@@ -83,9 +107,16 @@ func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
 			buf = strconv.AppendUint(buf, v, 10)
 		}
 		buf = append(buf, "}\n"...)
-		buf = append(buf, oneLine(text)...)
-		buf = append(buf, '\n')
 		bw.Write(buf)
+	}
+	// every logs text on each selected host among who (all of them when who is
+	// nil), in id order.
+	every := func(who []node.ID, text string) {
+		for h, id := range ids {
+			if who == nil || slices.Contains(who, id) {
+				log(h, text)
+			}
+		}
 	}
 	done := func(mid uint64) {
 		if pending[mid]--; pending[mid] <= 0 {
@@ -95,7 +126,28 @@ func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
 	}
 	for i := range t.Events {
 		e := &t.Events[i]
-		if !w.Keep(e) {
+		if !w.Keep(e) || malformed(e) {
+			continue
+		}
+		at := " at " + fmtT(e.T)
+		switch e.Ev {
+		case trace.Partition:
+			every(slices.Concat(e.Groups...), faultText(e)+at)
+			continue
+		case trace.Heal, trace.GST:
+			every(nil, faultText(e)+at)
+			continue
+		case trace.Cut:
+			every([]node.ID{e.From, e.To}, faultText(e)+at)
+			continue
+		case trace.Marker:
+			every(nil, "marker: "+e.Text+at)
+			continue
+		case trace.Alert:
+			every(nil, "alert "+e.Kind+": "+e.Text+at)
+			continue
+		case trace.AlertCleared:
+			every(nil, fmt.Sprintf("alert %s cleared (raised at line %d): %s%s", kinds[e.Ref], e.Ref, e.Text, at))
 			continue
 		}
 		who := e.Node
@@ -112,7 +164,6 @@ func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
 		if !ok {
 			continue
 		}
-		at := " at " + fmtT(e.T)
 		switch e.Ev {
 		case trace.Send:
 			log(h, fmt.Sprintf("send %s to %v (mid %d)%s%s", msgLabel(e.Msg), e.To, e.MID, at, lost[e.MID]))
@@ -140,6 +191,12 @@ func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
 			log(h, "crash"+at)
 		case trace.Recover:
 			log(h, fmt.Sprintf("recover as incarnation %d%s", e.Inc, at))
+		case trace.Isolate:
+			log(h, "isolated from every other node"+at)
+		case trace.Knob:
+			if e.Name == "slow" {
+				log(h, faultText(e)+at)
+			}
 		case trace.StatusEv:
 			log(h, "status: "+statusText(e.Status)+at)
 		case trace.Log:
@@ -147,6 +204,9 @@ func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
 		case trace.Request:
 			log(h, "request "+e.Name+at)
 		}
+	}
+	if logged == 0 {
+		return &RefusedError{"no events for ShiViz " + emptyText(t, w) + " (timers and the network's own events are not logged)"}
 	}
 	return bw.Flush()
 }
