@@ -209,11 +209,12 @@ func (c *verifyCmd) Run() error {
 
 type exportCmd struct {
 	File   string `arg:"" help:"Trace file to export." type:"existingfile"`
-	Format string `required:"" help:"md (a homework report), mermaid (a sequence diagram), shiviz (a ShiViz log), csv (one row per event) or cast (an asciicast of the dashboard)." placeholder:"FORMAT"`
+	Format string `required:"" help:"md (a homework report), mermaid (a sequence diagram), shiviz (a ShiViz log), csv (a table of messages or events) or cast (an asciicast of the dashboard)." placeholder:"FORMAT"`
 	From   string `help:"Start of the window in virtual time, such as 2s." placeholder:"T"`
 	To     string `help:"End of the window in virtual time, such as 5s." placeholder:"T"`
 	Nodes  string `help:"Only these nodes' events and the messages among them, such as n1,n2 (not with cast)." placeholder:"n1,n2,…"`
 	Split  bool   `help:"mermaid: write a diagram too big for Mermaid as numbered parts OUT-1.mmd, OUT-2.mmd, … (needs -o); md: show the whole diagram as consecutive blocks."`
+	Table  string `help:"csv: messages (one row per message, the default) or events (one row per event)." placeholder:"TABLE"`
 	Output string `short:"o" help:"Write to this file instead of stdout; an existing file is never overwritten without --force." placeholder:"OUT"`
 	Force  bool   `help:"Overwrite the -o file if it exists."`
 	Size   string `help:"cast: the terminal size in cells." default:"120x36"`
@@ -231,7 +232,7 @@ func (c *exportCmd) Run() error {
 	if err != nil {
 		return badInput(err)
 	}
-	o, err := export.ParseOptions(t, export.Flags{Format: c.Format, From: c.From, To: c.To, Nodes: c.Nodes, Size: c.Size, FPS: c.FPS, Idle: c.Idle, Split: c.Split})
+	o, err := export.ParseOptions(t, export.Flags{Format: c.Format, From: c.From, To: c.To, Nodes: c.Nodes, Size: c.Size, FPS: c.FPS, Idle: c.Idle, Split: c.Split, Table: c.Table})
 	if err != nil {
 		return badInput(err)
 	}

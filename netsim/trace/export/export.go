@@ -131,6 +131,7 @@ type Flags struct {
 	FPS      int    // cast: frames per virtual second
 	Idle     string // cast: longest pause kept, such as "1s"; "0" keeps every pause
 	Split    bool   // mermaid, md: cut a diagram too big for Mermaid into parts
+	Table    string // csv: "messages" (the default) or "events"
 }
 
 // Options are checked export options.
@@ -141,6 +142,8 @@ type Options struct {
 	// Split: mermaid is written as numbered parts (see MermaidParts), and md
 	// shows the window's whole diagram as consecutive blocks.
 	Split bool
+	// Table is the CSV table: "messages" or "events".
+	Table string
 }
 
 // ParseOptions checks f against trace t. Errors are one line naming the flag and
@@ -180,6 +183,18 @@ func ParseOptions(t *trace.Trace, f Flags) (Options, error) {
 			}
 		}
 		slices.Sort(o.Window.Nodes)
+	}
+	if f.Table != "" && f.Format != "csv" {
+		return o, fmt.Errorf("--table: not supported with --format %s, expected --format csv", f.Format)
+	}
+	if f.Format == "csv" {
+		o.Table = CSVTables[0]
+		if f.Table != "" {
+			if !slices.Contains(CSVTables, f.Table) {
+				return o, fmt.Errorf("--table %q: expected one of %s", f.Table, strings.Join(CSVTables, ", "))
+			}
+			o.Table = f.Table
+		}
 	}
 	if f.Split && f.Format != "mermaid" && f.Format != "md" {
 		return o, fmt.Errorf("--split: not supported with --format %s, expected --format mermaid or md", f.Format)
@@ -247,7 +262,7 @@ func Write(out io.Writer, t *trace.Trace, o Options) error {
 	case "shiviz":
 		return ShiViz(out, t, o.Window)
 	case "csv":
-		return CSV(out, t, o.Window)
+		return CSV(out, t, o.Window, o.Table)
 	case "cast":
 		c := o.Cast
 		if c.Width == 0 {

@@ -103,6 +103,7 @@ func TestGolden(t *testing.T) {
 		{"quorum-amnesia.mermaid", "quorum-amnesia", Flags{Format: "mermaid"}},
 		{"quorum-amnesia.shiviz", "quorum-amnesia", Flags{Format: "shiviz"}},
 		{"quorum-amnesia.csv", "quorum-amnesia", Flags{Format: "csv"}},
+		{"quorum-amnesia-events.csv", "quorum-amnesia", Flags{Format: "csv", Table: "events"}},
 		{"quorum-amnesia.cast", "quorum-amnesia", Flags{Format: "cast"}},
 		{"omega-crash.md", "omega-crash", Flags{Format: "md"}},
 		{"omega-crash-window.mermaid", "omega-crash", Flags{Format: "mermaid", From: "2950ms", To: "3200ms", Nodes: "n1,n2,n3"}},
@@ -162,6 +163,9 @@ func TestParseOptionsErrors(t *testing.T) {
 		{Flags{Format: "cast", FPS: -2}, `--fps -2: expected frames per second from 1 to 60`},
 		{Flags{Format: "cast", Idle: "a while"}, `--idle "a while": expected the longest pause to keep, such as 1s or 0 to keep every pause`},
 		{Flags{Format: "cast", Nodes: "n1"}, `--nodes: not supported with --format cast, expected no --nodes (the dashboard shows every node)`},
+		{Flags{Format: "csv", Table: "rows"}, `--table "rows": expected one of messages, events`},
+		{Flags{Format: "md", Table: "events"}, `--table: not supported with --format md, expected --format csv`},
+		{Flags{Format: "csv", Split: true}, `--split: not supported with --format csv, expected --format mermaid or md`},
 	}
 	for _, c := range cases {
 		_, err := ParseOptions(tr, c.flags)

@@ -393,11 +393,10 @@ func TestMermaidEveryTrace(t *testing.T) {
 	}
 }
 
-// TestCSV reads the export back with encoding/csv: one row per event, fields in
-// the header's columns.
-func TestCSV(t *testing.T) {
-	tr := record(t, faultsFile)
-	out := export(t, tr, Flags{Format: "csv"})
+// readCSV reads a CSV export back with encoding/csv and returns its rows as maps
+// from column to cell, and the header.
+func readCSV(t *testing.T, out string) ([]map[string]string, []string) {
+	t.Helper()
 	if !strings.Contains(out, "\r\n") || strings.Contains(strings.ReplaceAll(out, "\r\n", ""), "\n") {
 		t.Error("rows should end with CRLF (RFC 4180)")
 	}
@@ -405,45 +404,156 @@ func TestCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(rows[0], ",") != strings.Join(CSVHeader, ",") {
-		t.Fatalf("header %v", rows[0])
-	}
-	if len(rows)-1 != len(tr.Events) {
-		t.Fatalf("%d rows, want %d events", len(rows)-1, len(tr.Events))
-	}
-	col := map[string]int{}
-	for i, h := range CSVHeader {
-		col[h] = i
-	}
-	for i, row := range rows[1:] {
-		e := &tr.Events[i]
-		if row[col["seq"]] != strconv.FormatUint(e.Seq, 10) || row[col["t_us"]] != strconv.FormatInt(e.T, 10) || row[col["ev"]] != e.Ev {
-			t.Fatalf("row %d: %v for event %+v", i+1, row, e)
-		}
-		if e.Msg != nil && row[col["type"]] != e.Msg.Type {
-			t.Fatalf("row %d: type %q, want %q", i+1, row[col["type"]], e.Msg.Type)
-		}
-		if e.Ev == trace.Marker && row[col["text"]] != e.Text {
-			t.Fatalf("row %d: text %q, want %q", i+1, row[col["text"]], e.Text)
-		}
-		if e.Ev == trace.Partition && row[col["groups"]] != "n1 n2 | n3 n4" {
-			t.Fatalf("row %d: groups %q", i+1, row[col["groups"]])
-		}
-	}
-	// A window of n3 and n4 after GST.
-	rows, err = csv.NewReader(strings.NewReader(export(t, tr, Flags{Format: "csv", From: "1s", Nodes: "n3,n4"}))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	var maps []map[string]string
 	for _, row := range rows[1:] {
-		tus, _ := strconv.ParseInt(row[col["t_us"]], 10, 64)
-		for _, c := range []string{"node", "from", "to"} {
-			if v := row[col[c]]; v != "" && v != "n3" && v != "n4" && (c == "node" || row[col["ev"]] != trace.Cut) {
-				t.Fatalf("window n3,n4 has %v", row)
+		m := map[string]string{}
+		for i, h := range rows[0] {
+			m[h] = row[i]
+		}
+		maps = append(maps, m)
+	}
+	return maps, rows[0]
+}
+
+// checkColumns: no column is always empty, and a column that holds integers
+// holds nothing else (no 207.0).
+func checkColumns(t *testing.T, rows []map[string]string, header []string) {
+	t.Helper()
+	for _, h := range header {
+		used, ints, other := false, 0, 0
+		for _, r := range rows {
+			v := r[h]
+			if v == "" {
+				continue
+			}
+			used = true
+			if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+				ints++
+			} else {
+				other++
+				if strings.HasSuffix(v, ".0") {
+					t.Errorf("column %s: %q, an integer written as a float", h, v)
+				}
 			}
 		}
-		if tus < 1e6 {
-			t.Fatalf("window from 1s has %v", row)
+		if !used {
+			t.Errorf("column %s is always empty", h)
+		}
+		if ints > 0 && other > 0 && !strings.HasSuffix(h, "_s") && h != "value" && h != "text" && h != "reason" {
+			t.Errorf("column %s mixes %d integers with %d other values", h, ints, other)
+		}
+	}
+}
+
+// TestCSVMessages: one row per message sent in the window, with its fate matching
+// the trace, in every preset and the faults scenario.
+func TestCSVMessages(t *testing.T) {
+	for name, tr := range allTraces(t) {
+		out, err := exportErr(tr, Flags{Format: "csv"})
+		if !slices.ContainsFunc(tr.Events, func(e trace.Event) bool { return e.Ev == trace.Send }) {
+			if err == nil || err.Error() != "no messages in the trace (--table events lists every event)" {
+				t.Errorf("%s has no messages: error %v", name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		rows, header := readCSV(t, out)
+		if got := strings.Join(header[:len(MessageColumns)], ","); got != "mid,type,from,to,sent_s,delivered_s,fate,drop_reason" {
+			t.Fatalf("%s: header %s", name, got)
+		}
+		checkColumns(t, rows, header[len(MessageColumns):])
+		fates := map[string]string{}
+		sends := 0
+		for i := range tr.Events {
+			e := &tr.Events[i]
+			mid := strconv.FormatUint(e.MID, 10)
+			switch e.Ev {
+			case trace.Send:
+				sends++
+			case trace.Deliver:
+				if fates[mid] != "local" && fates[mid] != "delivered" {
+					fates[mid] = "delivered"
+					if e.Local {
+						fates[mid] = "local"
+					}
+				}
+			case trace.Drop:
+				if fates[mid] == "" {
+					fates[mid] = "dropped " + e.Reason
+				}
+			}
+		}
+		if len(rows) != sends {
+			t.Fatalf("%s: %d rows, %d sends", name, len(rows), sends)
+		}
+		for _, r := range rows {
+			want := fates[r["mid"]]
+			if want == "" {
+				want = "in-flight"
+			}
+			got := strings.TrimSpace(r["fate"] + " " + r["drop_reason"])
+			if got != want {
+				t.Fatalf("%s: message %s is %q, want %q", name, r["mid"], got, want)
+			}
+			if (r["delivered_s"] != "") != (r["fate"] == "delivered" || r["fate"] == "local") {
+				t.Fatalf("%s: message %s: delivered_s %q with fate %s", name, r["mid"], r["delivered_s"], r["fate"])
+			}
+		}
+	}
+}
+
+// TestCSVEvents reads the event table back: one row per event, seconds in t_s,
+// the counters in columns of their own, no empty column.
+func TestCSVEvents(t *testing.T) {
+	tr := record(t, faultsFile)
+	rows, header := readCSV(t, export(t, tr, Flags{Format: "csv", Table: "events"}))
+	checkColumns(t, rows, header)
+	if len(rows) != len(tr.Events) {
+		t.Fatalf("%d rows, want %d events", len(rows), len(tr.Events))
+	}
+	counters := 0
+	for i, r := range rows {
+		e := &tr.Events[i]
+		if r["seq"] != strconv.FormatUint(e.Seq, 10) || r["t_s"] != seconds(e.T) || r["ev"] != e.Ev {
+			t.Fatalf("row %d: %v for event %+v", i+1, r, e)
+		}
+		if e.Msg != nil && r["type"] != e.Msg.Type {
+			t.Fatalf("row %d: type %q, want %q", i+1, r["type"], e.Msg.Type)
+		}
+		if e.Ev == trace.Marker && r["text"] != e.Text {
+			t.Fatalf("row %d: text %q, want %q", i+1, r["text"], e.Text)
+		}
+		if e.Ev == trace.Partition && r["groups"] != "n1 n2 | n3 n4" {
+			t.Fatalf("row %d: groups %q", i+1, r["groups"])
+		}
+		if e.Status != nil {
+			for _, c := range e.Status.Counters {
+				counters++
+				if r["counter_"+c.Name] != strconv.FormatInt(c.Value, 10) {
+					t.Fatalf("row %d: counter_%s = %q, want %d", i+1, c.Name, r["counter_"+c.Name], c.Value)
+				}
+			}
+		}
+	}
+	if counters == 0 {
+		t.Error("no counters in the faults scenario; the counter columns are untested")
+	}
+	if got := seconds(3155817); got != "3.155817" {
+		t.Errorf("seconds(3155817) = %q", got)
+	}
+	// A window of n3 and n4 after GST.
+	rows, _ = readCSV(t, export(t, tr, Flags{Format: "csv", Table: "events", From: "1s", Nodes: "n3,n4"}))
+	for _, r := range rows {
+		ts, _ := strconv.ParseFloat(r["t_s"], 64)
+		for _, c := range []string{"node", "from", "to"} {
+			if v := r[c]; v != "" && v != "n3" && v != "n4" && (c == "node" || r["ev"] != trace.Cut) {
+				t.Fatalf("window n3,n4 has %v", r)
+			}
+		}
+		if ts < 1 {
+			t.Fatalf("window from 1s has %v", r)
 		}
 	}
 }
@@ -470,18 +580,6 @@ func TestMarkdownTextbook(t *testing.T) {
 	}
 }
 
-func TestCSVHeaderMatchesColumns(t *testing.T) {
-	if len(CSVHeader) != numCols {
-		t.Fatalf("%d header names, %d columns", len(CSVHeader), numCols)
-	}
-	for i, want := range map[int]string{colSeq: "seq", colType: "type", colMID: "mid", colText: "text", colMsgFlag: "msg_flag",
-		colOK: "ok", colStatusInc: "status_inc", colGroups: "groups"} {
-		if CSVHeader[i] != want {
-			t.Errorf("column %d is %q, want %q", i, CSVHeader[i], want)
-		}
-	}
-}
-
 // TestEmptyAndMalformedTraces: a trace with no events is refused in every format,
 // and one with events the reader would refuse exports without panicking.
 func TestEmptyAndMalformedTraces(t *testing.T) {
@@ -503,7 +601,7 @@ func TestEmptyAndMalformedTraces(t *testing.T) {
 		if err := Write(io.Discard, empty, o); !errors.As(err, &r) || err.Error() != "no events in the trace" {
 			t.Errorf("%s of an empty trace: error %v, want a refusal", f, err)
 		}
-		out := export(t, bad, Flags{Format: f})
+		out := export(t, bad, Flags{Format: f, Table: map[string]string{"csv": "events"}[f]})
 		if out == "" {
 			t.Errorf("%s of a malformed trace: empty output", f)
 		}
