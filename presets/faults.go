@@ -81,8 +81,8 @@ func (s *Scenario) checkOrderAndFaults(fail func(path, format string, args ...an
 		d := DefaultDownFor
 		f.DownFor = &d
 	}
-	if _, err := f.DownFor.resolve(); err != nil {
-		return fail("faults.down_for", "%v", err)
+	if err := f.DownFor.check("faults.down_for", fail); err != nil {
+		return err
 	}
 	ids := s.NodeIDs()
 	for i, n := range f.Nodes {

@@ -100,7 +100,7 @@ func TestBadFaults(t *testing.T) {
 		{"order = \"sideways\"", `b.toml:3:9: found order = "sideways", expected increasing, decreasing, random`},
 		{"[faults]\ncrash_rate = \"often\"", `b.toml:4:14: found "often", expected a rate such as "0.2/s"`},
 		{"[faults]\nnodes = [\"n9\"]", `b.toml:4:10: found "n9", expected one of the scenario's nodes`},
-		{"[faults]\ndown_for = {dist = \"uniform\", min = \"1s\", max = \"1ms\"}", `b.toml:4:12: uniform latency needs 0 <= min <= max`},
+		{"[faults]\ndown_for = {dist = \"uniform\", min = \"1s\", max = \"1ms\"}", `b.toml:4:37: found min = "1s" above max = "1ms", expected min <= max`},
 	} {
 		_, err := Parse("b.toml", []byte("algorithm = \"heartbeat-dp\"\nnodes = 3\n"+tc.text+"\n"))
 		if err == nil || err.Error() != tc.want {

@@ -22,20 +22,65 @@ func index(data []byte) positions {
 		e := p.Expression()
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			name := keyPath(e.Key())
+			name := indexed(keyPath(e.Key()), counts)
 			if e.Kind == unstable.ArrayTable {
 				i := counts[name]
 				counts[name] = i + 1
 				name = fmt.Sprintf("%s[%d]", name, i)
 			}
 			table = name
-			pos[table] = p.Shape(e.Raw).Start
+			pos[table] = headerStart(&p, data, e)
 		case unstable.KeyValue:
-			record(&p, pos, join(table, keyPath(e.Key())), e.Value())
+			path := join(table, keyPath(e.Key()))
+			if v := e.Value(); v != nil && v.Raw.Length == 0 {
+				// Lists have no range of their own: theirs starts after the "=".
+				pos[path] = p.Shape(unstable.Range{Offset: uint32(valueStart(data, e))}).Start
+			}
+			record(&p, pos, path, e.Value())
 		}
 	}
 	// A syntax error stops the walk; the decoder reports it with its own position.
 	return pos
+}
+
+// indexed writes a sub-table's name with the index of the array tables it belongs
+// to: [links.latency] after the second [[links]] is "links[1].latency".
+func indexed(name string, counts map[string]int) string {
+	parts := strings.Split(name, ".")
+	for i := len(parts) - 1; i > 0; i-- {
+		prefix := strings.Join(parts[:i], ".")
+		if n := counts[prefix]; n > 0 {
+			return fmt.Sprintf("%s[%d].%s", prefix, n-1, strings.Join(parts[i:], "."))
+		}
+	}
+	return name
+}
+
+// headerStart finds the "[" of a table header, which the parser gives no range.
+func headerStart(p *unstable.Parser, data []byte, e *unstable.Node) unstable.Position {
+	it := e.Key()
+	if !it.Next() {
+		return unstable.Position{Line: 1, Column: 1}
+	}
+	off := int(it.Node().Raw.Offset)
+	for off > 0 && (data[off-1] == '[' || data[off-1] == ' ' || data[off-1] == '\t') {
+		off--
+	}
+	return p.Shape(unstable.Range{Offset: uint32(off)}).Start
+}
+
+// valueStart finds where a key = value line's value begins: past the key's last
+// part, blanks, "=" and blanks.
+func valueStart(data []byte, kv *unstable.Node) int {
+	off := int(kv.Raw.Offset)
+	for it := kv.Key(); it.Next(); {
+		r := it.Node().Raw
+		off = int(r.Offset + r.Length)
+	}
+	for off < len(data) && (data[off] == ' ' || data[off] == '\t' || data[off] == '=') {
+		off++
+	}
+	return off
 }
 
 func record(p *unstable.Parser, pos positions, path string, v *unstable.Node) {
@@ -53,7 +98,7 @@ func record(p *unstable.Parser, pos positions, path string, v *unstable.Node) {
 			el := fmt.Sprintf("%s[%d]", path, i)
 			record(p, pos, el, it.Node())
 			if _, ok := pos[path]; !ok {
-				pos[path] = pos[el]
+				pos[path] = openingBracket(p, pos[el])
 			}
 		}
 	}
@@ -94,4 +139,58 @@ func (ps positions) at(path string) (line, col int) {
 		p = p[:i]
 	}
 	return 1, 1
+}
+
+// keyPathAt finds the full path of the key written at line:col, through tables and
+// inline tables ("network.latency.mn" for an inline latency's key), or nil.
+func keyPathAt(data []byte, line, col int) []string {
+	p := unstable.Parser{}
+	p.Reset(data)
+	var table []string
+	var walk func(prefix []string, kv *unstable.Node) []string
+	walk = func(prefix []string, kv *unstable.Node) []string {
+		path := append([]string(nil), prefix...)
+		for it := kv.Key(); it.Next(); {
+			k := it.Node()
+			path = append(path, string(k.Data))
+			if s := p.Shape(k.Raw).Start; s.Line == line && s.Column == col {
+				return path
+			}
+		}
+		if v := kv.Value(); v != nil && v.Kind == unstable.InlineTable {
+			for it := v.Children(); it.Next(); {
+				if found := walk(path, it.Node()); found != nil {
+					return found
+				}
+			}
+		}
+		return nil
+	}
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			table = strings.Split(keyPath(e.Key()), ".")
+		case unstable.KeyValue:
+			if found := walk(table, e); found != nil {
+				return found
+			}
+		}
+	}
+	return nil
+}
+
+// openingBracket steps back from a list's first element to the "[" that opens the
+// list, over blanks.
+func openingBracket(p *unstable.Parser, first unstable.Position) unstable.Position {
+	for off := first.Offset - 1; off >= 0; off-- {
+		switch p.Raw(unstable.Range{Offset: uint32(off), Length: 1})[0] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '[':
+			return p.Shape(unstable.Range{Offset: uint32(off)}).Start
+		}
+		break
+	}
+	return first
 }

@@ -15,7 +15,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -155,7 +157,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return nil, tomlError(file, err)
+		return nil, tomlError(file, data, err)
 	}
 	pos := index(data)
 	if err := s.check(file, pos); err != nil {
@@ -164,18 +166,20 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	return &s, nil
 }
 
-func tomlError(file string, err error) error {
+func tomlError(file string, data []byte, err error) error {
 	var strict *toml.StrictMissingError
 	if errors.As(err, &strict) && len(strict.Errors) > 0 {
 		e := strict.Errors[0]
 		row, col := e.Position()
-		key := strings.Join(e.Key(), ".")
-		return &fileError{file, row, col, fmt.Sprintf("found unknown key %q, expected one of the scenario format's keys (see `clusterlab presets --help`)", key)}
+		key := e.Key()
+		if k := keyPathAt(data, row, col); k != nil {
+			key = k // the decoder loses the inline table a key sits in
+		}
+		return &fileError{file, row, col, unknownKey(key)}
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
-		row, col := de.Position()
-		return &fileError{file, row, col, fmt.Sprintf("bad TOML: %s", de.Error())}
+		return decodeError(file, data, de)
 	}
 	return fmt.Errorf("%s: %v", file, err)
 }
@@ -193,20 +197,15 @@ func (s *Scenario) check(file string, pos positions) error {
 	if !ok {
 		return fail("algorithm", "found algorithm %q, expected one of: %s", s.Algorithm, strings.Join(algos.Names(), ", "))
 	}
-	switch {
-	case len(s.IDs) > 0 && s.Nodes != 0 && s.Nodes != len(s.IDs):
-		return fail("nodes", "found nodes = %d with %d ids, expected one or the other", s.Nodes, len(s.IDs))
-	case len(s.IDs) > 0:
-		seen := map[int]bool{}
-		for _, id := range s.IDs {
-			if id <= 0 || seen[id] {
-				return fail("ids", "found id %d, expected distinct ids > 0", id)
-			}
-			seen[id] = true
-		}
-		s.Nodes = len(s.IDs)
-	case s.Nodes < 1 || s.Nodes > 4096:
-		return fail("nodes", "found nodes = %d, expected 1 to 4096 (or ids = [...])", s.Nodes)
+	switch s.Topology {
+	case "":
+		s.Topology = "mesh"
+	case "mesh", "ring", "graph":
+	default:
+		return fail("topology", "found topology = %q, expected mesh, ring or graph", s.Topology)
+	}
+	if err := s.checkIDs(pos, fail); err != nil {
+		return err
 	}
 	if err := s.checkOrderAndFaults(fail); err != nil {
 		return err
@@ -215,34 +214,17 @@ func (s *Scenario) check(file string, pos positions) error {
 	if s.Until == "" {
 		s.Until = "20s"
 	}
-	if _, err := dur(s.Until); err != nil {
-		return fail("until", "found until = %q, expected a duration such as \"20s\"", s.Until)
+	until, err := durationIn("until", s.Until, time.Microsecond, MaxUntil)
+	if err != nil {
+		return fail("until", "%v", err)
 	}
-	switch s.Topology {
-	case "":
-		s.Topology = "mesh"
-	case "mesh", "ring":
-	case "graph":
-		if len(s.Edges) == 0 && s.Degree < 1 {
-			return fail("topology", "found topology = \"graph\" without edges or degree, expected edges = [[\"n1\",\"n2\"], …] or degree = 3")
-		}
-		for i, e := range s.Edges {
-			if len(e) != 2 {
-				return fail("edges", "edge %d has %d ends, expected two such as [\"n1\",\"n2\"]", i+1, len(e))
-			}
-			for _, end := range e {
-				if !hasID(ids, end) {
-					return fail("edges", "found %q in edge %d, expected one of the scenario's nodes", end, i+1)
-				}
-			}
-		}
-	default:
-		return fail("topology", "found topology = %q, expected mesh, ring or graph", s.Topology)
+	if err := s.checkGraph(spec, ids, fail); err != nil {
+		return err
 	}
 	if _, _, err := algos.Build(spec.Name, ids, s.Params); err != nil {
 		var pe *algos.ParamError
 		if errors.As(err, &pe) {
-			return fail("params."+pe.Name, "%s", pe.Error())
+			return s.paramError(pe, ids, fail)
 		}
 		return fail("params", "%v", err)
 	}
@@ -251,11 +233,17 @@ func (s *Scenario) check(file string, pos positions) error {
 	}
 	for i, l := range s.Links {
 		at := fmt.Sprintf("links[%d]", i)
+		if l.From == "" {
+			return fail(at, "found [[links]] without from, expected from = \"n1\"")
+		}
+		if l.To == "" {
+			return fail(at, "found [[links]] without to, expected to = \"n2\"")
+		}
 		if !hasID(ids, l.From) {
-			return fail(at+".from", "found from = %q, expected one of the scenario's nodes", l.From)
+			return fail(at+".from", "found from = %q, expected one of the scenario's nodes (%s)", l.From, nodeRange(ids))
 		}
 		if !hasID(ids, l.To) || l.To == l.From {
-			return fail(at+".to", "found to = %q, expected another of the scenario's nodes", l.To)
+			return fail(at+".to", "found to = %q, expected another of the scenario's nodes (%s)", l.To, nodeRange(ids))
 		}
 		if l.Loss != nil && (*l.Loss < 0 || *l.Loss > 1) {
 			return fail(at+".loss", "found loss = %v, expected a probability from 0 to 1", *l.Loss)
@@ -264,15 +252,21 @@ func (s *Scenario) check(file string, pos positions) error {
 			return fail(at+".dup", "found dup = %v, expected a probability from 0 to 1", *l.Dup)
 		}
 		if l.Latency != nil {
-			if _, err := l.Latency.resolve(); err != nil {
-				return fail(at+".latency", "%v", err)
+			if err := l.Latency.check(at+".latency", fail); err != nil {
+				return err
 			}
 		}
 	}
 	for i, st := range s.Script {
 		at := fmt.Sprintf("script[%d]", i)
-		if _, err := dur(st.At); err != nil {
-			return fail(at+".at", "found at = %q, expected a time such as \"3s\"", st.At)
+		if st.At == "" {
+			return fail(at, "found [[script]] without at, expected at = \"3s\" (a time up to until = %q)", s.Until)
+		}
+		if st.Do == "" {
+			return fail(at, "found [[script]] without do, expected do = \"crash n1\" (an action)")
+		}
+		if err := checkTime(at+".at", st.At, s.Until, until, fail); err != nil {
+			return err
 		}
 		if _, err := netsim.ParseAction(st.Do, ids); err != nil {
 			return failInString(file, pos, at+".do", err)
@@ -283,9 +277,12 @@ func (s *Scenario) check(file string, pos positions) error {
 	}
 	for i, e := range s.Expect {
 		at := fmt.Sprintf("expect[%d]", i)
+		if e.That == "" {
+			return fail(at, "found [[expect]] without that, expected that = \"agree n5\" (an expectation)")
+		}
 		if e.At != "" {
-			if _, err := dur(e.At); err != nil {
-				return fail(at+".at", "found at = %q, expected a time such as \"8s\"", e.At)
+			if err := checkTime(at+".at", e.At, s.Until, until, fail); err != nil {
+				return err
 			}
 		}
 		if _, err := netsim.ParseExpect(e.That, ids); err != nil {
@@ -293,6 +290,160 @@ func (s *Scenario) check(file string, pos positions) error {
 		}
 	}
 	return nil
+}
+
+// checkTime checks a script or expectation time: never after until, when the run
+// ends and it would silently not happen.
+func checkTime(path, at, untilText string, until time.Duration, fail func(path, format string, args ...any) error) error {
+	d, err := time.ParseDuration(at)
+	switch {
+	case err != nil || d < 0:
+		return fail(path, "found at = %q, expected a time such as \"3s\"", at)
+	case d > until:
+		return fail(path, "found at = %q, expected a time up to until = %q (the run ends there)", at, untilText)
+	}
+	return nil
+}
+
+// checkIDs checks nodes or ids against the topology's node limit, each id at its
+// place in the list.
+func (s *Scenario) checkIDs(pos positions, fail func(path, format string, args ...any) error) error {
+	limit := MaxNodes(s.Topology)
+	_, hasIDs := pos["ids"]
+	switch {
+	case len(s.IDs) == 0 && hasIDs:
+		return fail("ids", "found ids = [], expected at least one id such as ids = [1, 2, 3]")
+	case len(s.IDs) > 0 && s.Nodes != 0 && s.Nodes != len(s.IDs):
+		return fail("nodes", "found nodes = %d with %d ids, expected one or the other", s.Nodes, len(s.IDs))
+	case len(s.IDs) > limit:
+		return fail("ids", "found %s ids, expected 1 to %s for topology %s", thousands(len(s.IDs)), thousands(limit), s.Topology)
+	case len(s.IDs) > 0:
+		seen := make(map[int]int, len(s.IDs))
+		for i, id := range s.IDs {
+			at := fmt.Sprintf("ids[%d]", i)
+			if id < 1 || id > MaxID {
+				return fail(at, "found id %d, expected an id from 1 to %s", id, thousands(MaxID))
+			}
+			if j, dup := seen[id]; dup {
+				l, c := pos.at(fmt.Sprintf("ids[%d]", j))
+				return fail(at, "found id %d a second time (first at %d:%d), expected distinct ids", id, l, c)
+			}
+			seen[id] = i
+		}
+		s.Nodes = len(s.IDs)
+	case s.Nodes < 1 || s.Nodes > limit:
+		return fail("nodes", "found nodes = %d, expected 1 to %s for topology %s (or ids = [...])", s.Nodes, thousands(limit), s.Topology)
+	}
+	return nil
+}
+
+// checkGraph checks a graph's edges or degree, and that every node can reach every
+// other: no algorithm here can elect, exclude or detect across a missing link.
+func (s *Scenario) checkGraph(spec algos.Spec, ids []node.ID, fail func(path, format string, args ...any) error) error {
+	if s.Topology != "graph" {
+		if len(s.Edges) > 0 {
+			return fail("edges", "found edges with topology = %q, expected topology = \"graph\"", s.Topology)
+		}
+		if s.Degree != 0 {
+			return fail("degree", "found degree = %d with topology = %q, expected topology = \"graph\"", s.Degree, s.Topology)
+		}
+		return nil
+	}
+	n := len(ids)
+	switch {
+	case len(s.Edges) > 0 && s.Degree != 0:
+		return fail("degree", "found degree = %d beside edges, expected one or the other", s.Degree)
+	case len(s.Edges) == 0 && s.Degree == 0:
+		return fail("topology", "found topology = \"graph\" without edges or degree, expected edges = [[\"n1\",\"n2\"], …] or degree = 3")
+	case len(s.Edges) == 0 && (s.Degree < 1 || s.Degree > max(1, n-1)):
+		return fail("degree", "found degree = %d, expected 1 to %d (nodes − 1)", s.Degree, max(1, n-1))
+	case len(s.Edges) == 0:
+		return nil // a random graph of that degree is connected by construction
+	}
+	index := make(map[node.ID]int, n)
+	for i, id := range ids {
+		index[id] = i
+	}
+	adj := make([][]int, n)
+	for i, e := range s.Edges {
+		at := fmt.Sprintf("edges[%d]", i)
+		if len(e) != 2 {
+			return fail(at, "found an edge with %d ends, expected two such as [\"n1\", \"n2\"]", len(e))
+		}
+		for j, end := range e {
+			if !hasID(ids, end) {
+				return fail(fmt.Sprintf("%s[%d]", at, j), "found %q, expected one of the scenario's nodes (%s)", end, nodeRange(ids))
+			}
+		}
+		a, _ := node.ParseID(e[0])
+		b, _ := node.ParseID(e[1])
+		if a == b {
+			return fail(at+"[1]", "found the edge %s–%s, expected two different nodes", e[0], e[1])
+		}
+		adj[index[a]] = append(adj[index[a]], index[b])
+		adj[index[b]] = append(adj[index[b]], index[a])
+	}
+	seen := make([]bool, n)
+	stack := []int{0}
+	seen[0] = true
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, j := range adj[i] {
+			if !seen[j] {
+				seen[j] = true
+				stack = append(stack, j)
+			}
+		}
+	}
+	for i, ok := range seen {
+		if !ok {
+			return fail("edges", "found %v unreachable from %v over the edges, expected a connected graph: %s needs every node to reach every other", ids[i], ids[0], spec.Name)
+		}
+	}
+	return nil
+}
+
+// paramError places an algorithm's complaint about a parameter: at the list
+// element that names an unknown node when there is one, else at the value.
+func (s *Scenario) paramError(pe *algos.ParamError, ids []node.ID, fail func(path, format string, args ...any) error) error {
+	at := "params." + pe.Name
+	if list, ok := s.Params[pe.Name].([]any); ok {
+		for i, v := range list {
+			name, isStr := v.(string)
+			if !isStr || !hasID(ids, name) {
+				return fail(fmt.Sprintf("%s[%d]", at, i), "params.%s: found %s, expected one of the scenario's nodes (%s)", pe.Name, quoteValue(v), nodeRange(ids))
+			}
+		}
+	}
+	return fail(at, "%s", pe.Error())
+}
+
+func quoteValue(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(v)
+}
+
+// nodeRange names the scenario's nodes briefly: "n1 … n5".
+func nodeRange(ids []node.ID) string {
+	switch len(ids) {
+	case 0:
+		return "none"
+	case 1:
+		return ids[0].String()
+	}
+	return fmt.Sprintf("%v … %v", ids[0], ids[len(ids)-1])
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // checkSynchronous refuses a run that is not synchronous for an algorithm built on
@@ -339,8 +490,8 @@ func (s *Scenario) checkNetwork(fail func(path, format string, args ...any) erro
 	if n.Latency.Dist == "" {
 		n.Latency = DefaultLatency
 	}
-	if _, err := n.Latency.resolve(); err != nil {
-		return fail("network.latency", "%v", err)
+	if err := n.Latency.check("network.latency", fail); err != nil {
+		return err
 	}
 	if n.Loss < 0 || n.Loss > 1 {
 		return fail("network.loss", "found loss = %v, expected a probability from 0 to 1", n.Loss)
@@ -351,20 +502,22 @@ func (s *Scenario) checkNetwork(fail func(path, format string, args ...any) erro
 	if n.GST == "" {
 		n.GST = "0s"
 	}
-	if _, err := gst(n.GST); err != nil {
-		return fail("network.gst", "found gst = %q, expected \"0s\", \"never\" or a time such as \"10s\"", n.GST)
+	if n.GST != "never" {
+		if _, err := durationIn("gst", n.GST, 0, MaxUntil); err != nil {
+			return fail("network.gst", "found gst = %q, expected \"0s\", \"never\" or a time up to %s such as \"10s\"", n.GST, fmtDur(MaxUntil))
+		}
 	}
 	if n.Delta == "" {
 		n.Delta = "50ms"
 	}
-	if d, err := dur(n.Delta); err != nil || d <= 0 {
-		return fail("network.delta", "found delta = %q, expected a duration > 0 such as \"50ms\"", n.Delta)
+	if _, err := durationIn("delta", n.Delta, time.Microsecond, MaxDelay); err != nil {
+		return fail("network.delta", "%v", err)
 	}
 	if n.PreGST.Latency.Dist == "" {
 		n.PreGST.Latency = DefaultPreLatency
 	}
-	if _, err := n.PreGST.Latency.resolve(); err != nil {
-		return fail("network.pre_gst.latency", "%v", err)
+	if err := n.PreGST.Latency.check("network.pre_gst.latency", fail); err != nil {
+		return err
 	}
 	if n.PreGST.Loss == nil {
 		l := n.Loss
@@ -382,11 +535,56 @@ func (s *Scenario) checkNetwork(fail func(path, format string, args ...any) erro
 		if *f.p == "" {
 			*f.p = f.def.String()
 		}
-		if _, err := dur(*f.p); err != nil {
-			return fail("monitors."+f.key, "found %s = %q, expected a duration such as \"3s\"", f.key, *f.p)
+		if _, err := durationIn(f.key, *f.p, 0, MaxDelay); err != nil {
+			return fail("monitors."+f.key, "%v", err)
 		}
 	}
 	return nil
+}
+
+// check validates a latency as written, each bound at its place.
+func (l Latency) check(at string, fail func(path, format string, args ...any) error) error {
+	if !slices.Contains(netsim.Dists, l.Dist) {
+		return fail(at+".dist", "found dist = %q, expected one of %s", l.Dist, strings.Join(netsim.Dists, ", "))
+	}
+	bound := map[string]time.Duration{}
+	for _, f := range []struct{ key, s string }{{"min", l.Min}, {"mean", l.Mean}, {"max", l.Max}} {
+		if f.s == "" {
+			continue
+		}
+		d, err := durationIn(f.key, f.s, 0, MaxDelay)
+		if err != nil {
+			return fail(at+"."+f.key, "%v", err)
+		}
+		bound[f.key] = d
+	}
+	if l.Dist != "constant" && l.Min != "" && l.Max != "" && bound["min"] > bound["max"] {
+		return fail(at+".min", "found min = %q above max = %q, expected min <= max", l.Min, l.Max)
+	}
+	mean, hasMean := bound["mean"]
+	switch {
+	case l.Dist == "constant" && !hasMean && l.Min == "":
+		return fail(at, "found latency %s, expected mean = \"10ms\"", l.written())
+	case l.Dist != "uniform" && l.Dist != "constant" && (!hasMean || mean < bound["min"] || (l.Max != "" && mean > bound["max"])):
+		return fail(at+".mean", "found latency %s, expected min <= mean <= max", l.written())
+	case l.Dist == "pareto" && bound["min"] == 0:
+		return fail(at+".min", "found min = %q, expected min > 0 for a pareto latency", l.Min)
+	}
+	if _, err := l.resolve(); err != nil {
+		return fail(at, "found latency %s, expected %v", l.written(), err)
+	}
+	return nil
+}
+
+// written renders the latency table as a scenario writes it.
+func (l Latency) written() string {
+	parts := []string{fmt.Sprintf("dist = %q", l.Dist)}
+	for _, f := range []struct{ key, s string }{{"min", l.Min}, {"mean", l.Mean}, {"max", l.Max}} {
+		if f.s != "" {
+			parts = append(parts, fmt.Sprintf("%s = %q", f.key, f.s))
+		}
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
 }
 
 func (l Latency) resolve() (netsim.Latency, error) {

@@ -1,0 +1,62 @@
+package presets
+
+import (
+	"fmt"
+	"time"
+)
+
+// The ranges of the scenario format's numeric knobs. Every error about one names
+// its range; the README lists them under "Scenario files".
+
+// Node limits, per topology: a mesh sends to every other node, so its size is
+// bounded by memory and time first.
+const (
+	MaxNodesMesh  = 4096
+	MaxNodesRing  = 4096
+	MaxNodesGraph = 4096
+)
+
+// MaxNodes is the node limit of a topology.
+func MaxNodes(topology string) int {
+	switch topology {
+	case "ring":
+		return MaxNodesRing
+	case "graph":
+		return MaxNodesGraph
+	}
+	return MaxNodesMesh
+}
+
+const (
+	// MaxID is the largest process id (ids = [...]).
+	MaxID = 1_000_000_000
+	// MaxUntil is the longest run: until, and the time of every script action and
+	// expectation.
+	MaxUntil = 24 * time.Hour
+	// MaxDelay bounds every latency (min, mean, max), delta and monitor time.
+	MaxDelay = time.Hour
+)
+
+// durationIn checks a duration against [lo, hi] and says what was expected.
+func durationIn(key, s string, lo, hi time.Duration) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < lo || d > hi {
+		ex := examples[key]
+		if ex == "" {
+			ex = `"1s"`
+		}
+		return d, fmt.Errorf("found %s = %q, expected a duration from %s to %s such as %s", key, s, fmtDur(lo), fmtDur(hi), ex)
+	}
+	return d, nil
+}
+
+// fmtDur writes a limit the way a scenario would: "24h", "1h", "0s", "1µs".
+func fmtDur(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0s"
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return d.String()
+}
