@@ -209,7 +209,7 @@ func (c *verifyCmd) Run() error {
 
 type exportCmd struct {
 	File   string `arg:"" help:"Trace file to export." type:"existingfile"`
-	Format string `required:"" help:"md (a homework report), mermaid (a sequence diagram), shiviz (a ShiViz log), csv (a table of messages or events) or cast (an asciicast of the dashboard)." placeholder:"FORMAT"`
+	Format string `required:"" help:"md (a homework report), mermaid (a sequence diagram), shiviz (a ShiViz log), csv (a table of messages or events), cast (an asciicast of the dashboard) or perfetto (Chrome trace-event JSON for ui.perfetto.dev)." placeholder:"FORMAT"`
 	From   string `help:"Start of the window in virtual time, such as 2s." placeholder:"T"`
 	To     string `help:"End of the window in virtual time, such as 5s." placeholder:"T"`
 	Nodes  string `help:"Only these nodes' events and the messages among them, such as n1,n2 (not with cast)." placeholder:"n1,n2,…"`
@@ -306,7 +306,7 @@ var cli struct {
 	Presets presetsCmd `cmd:"" help:"List the embedded scenarios."`
 	Algos   algosCmd   `cmd:"" help:"List the algorithms and their parameters."`
 	Verify  verifyCmd  `cmd:"" help:"Re-run a recording from its header, seed and user actions, and check it event by event."`
-	Export  exportCmd  `cmd:"" help:"Export a recording: a Markdown report, a Mermaid diagram, a ShiViz log, CSV or an asciicast."`
+	Export  exportCmd  `cmd:"" help:"Export a recording: a Markdown report, a Mermaid diagram, a ShiViz log, CSV, an asciicast or a Perfetto trace."`
 }
 
 func main() {

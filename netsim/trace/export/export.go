@@ -29,7 +29,7 @@ import (
 )
 
 // Formats lists the export formats, as --format names them.
-var Formats = []string{"md", "mermaid", "shiviz", "csv", "cast"}
+var Formats = []string{"md", "mermaid", "shiviz", "csv", "cast", "perfetto"}
 
 // Window selects part of a trace: events at From <= T <= To (µs) of the selected
 // nodes. The zero Window selects nothing; use All.
@@ -263,6 +263,8 @@ func Write(out io.Writer, t *trace.Trace, o Options) error {
 		return ShiViz(out, t, o.Window)
 	case "csv":
 		return CSV(out, t, o.Window, o.Table)
+	case "perfetto":
+		return Perfetto(out, t, o.Window)
 	case "cast":
 		c := o.Cast
 		if c.Width == 0 {

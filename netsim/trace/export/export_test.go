@@ -152,7 +152,7 @@ func TestParseOptionsErrors(t *testing.T) {
 		flags Flags
 		want  string
 	}{
-		{Flags{Format: "pdf"}, `--format "pdf": expected one of md, mermaid, shiviz, csv, cast`},
+		{Flags{Format: "pdf"}, `--format "pdf": expected one of md, mermaid, shiviz, csv, cast, perfetto`},
 		{Flags{Format: "md", From: "soon"}, `--from "soon": expected a virtual time such as 2s or 1500ms`},
 		{Flags{Format: "md", To: "-1s"}, `--to "-1s": expected a virtual time such as 5s or 7500ms`},
 		{Flags{Format: "md", From: "3s", To: "2s"}, `--to 2s is before --from 3s: expected --to at or after --from`},
