@@ -307,6 +307,9 @@ var cli struct {
 	Algos   algosCmd   `cmd:"" help:"List the algorithms and their parameters."`
 	Verify  verifyCmd  `cmd:"" help:"Re-run a recording from its header, seed and user actions, and check it event by event."`
 	Export  exportCmd  `cmd:"" help:"Export a recording: a Markdown report, a Mermaid diagram, a ShiViz log, CSV, an asciicast or a Perfetto trace."`
+	Sweep   sweepCmd   `cmd:"" help:"Run an experiment: a scenario over a grid of settings and seeds, with tables, plots and theory."`
+	Sweeps  sweepsCmd  `cmd:"" help:"List the embedded sweeps."`
+	Calc    calcCmd    `cmd:"" help:"Compute a textbook formula."`
 }
 
 func main() {

@@ -1,0 +1,292 @@
+// Package sweep runs experiments: one scenario across a grid of settings (sizes,
+// parameters, network knobs, faults) and seeds, every run an independent world, in
+// parallel. It writes what was measured (results.csv, summary.csv), the textbook's
+// figures beside it (the algorithms' Theory hooks), a Markdown report and plots.
+//
+// A sweep file is TOML, strict like scenario files: unknown keys are refused and
+// every error is one line, file:line:col: found X, expected Y.
+package sweep
+
+import (
+	"bytes"
+	"cmp"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/presets"
+)
+
+// File is a sweep file as written.
+type File struct {
+	Name        string         `toml:"name"`
+	Description string         `toml:"description"`
+	Base        string         `toml:"base"` // a preset name
+	Scenario    string         `toml:"file"` // or a scenario file, relative to the sweep file
+	Seeds       any            `toml:"seeds"`
+	Set         map[string]any `toml:"set"`
+	Axes        map[string]any `toml:"axes"`
+	Plot        []Plot         `toml:"plot"`
+	Expect      []Expect       `toml:"expect"`
+	Notes       string         `toml:"notes"`
+}
+
+// Plot is one [[plot]]: Y against X, one line per combination of the Series axes.
+type Plot struct {
+	X      string `toml:"x"`
+	Y      string `toml:"y"`
+	Series any    `toml:"series"`
+	Theory bool   `toml:"theory"`
+	Title  string `toml:"title"`
+}
+
+// Expect is one [[expect]]: a check of every run's metric, such as
+// "sent.total == theory", "rounds <= theory" or "violations == 0".
+type Expect struct {
+	That string `toml:"that"`
+}
+
+// Axis is one dimension of the grid: a scenario key by its dotted path and the
+// values it takes.
+type Axis struct {
+	Key    string
+	Values []any
+}
+
+// Sweep is a checked sweep file.
+type Sweep struct {
+	File
+	Path     string // where it was read from ("preset:NAME" for embedded ones)
+	Source   []byte // its text, copied into the output so that merge can rebuild
+	Axes     []Axis // in the order written
+	SeedList []uint64
+	Series   [][]string // per plot
+	Checks   []check    // the parsed [[expect]]
+	base     []byte     // the base scenario's text
+	baseName string
+	pos      presets.Positions
+}
+
+//go:embed presets/*.toml
+var embedded embed.FS
+
+// Names lists the embedded sweeps.
+func Names() []string {
+	entries, _ := fs.ReadDir(embedded, "presets")
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.TrimSuffix(e.Name(), ".toml"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Load reads an embedded sweep.
+func Load(name string) (*Sweep, error) {
+	data, err := embedded.ReadFile("presets/" + name + ".toml")
+	if err != nil {
+		return nil, fmt.Errorf("no sweep preset %q; expected one of: %s", name, strings.Join(Names(), ", "))
+	}
+	return Parse(name+".toml", data, "")
+}
+
+// parseWithBase reads a sweep whose base scenario's text is given (merge reads both
+// from a shard's output folder).
+func parseWithBase(file string, data, base []byte) (*Sweep, error) {
+	return parse(file, data, "", base)
+}
+
+// LoadFile reads a sweep file; a `file = ...` in it is relative to its folder.
+func LoadFile(path string) (*Sweep, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, filepath.Dir(path))
+}
+
+const keys = "name, description, base, file, seeds, set, axes, plot, expect, notes"
+
+// Parse reads and checks a sweep. dir is where `file = ...` is looked up ("" for
+// embedded sweeps, whose base must be a preset).
+func Parse(file string, data []byte, dir string) (*Sweep, error) {
+	return parse(file, data, dir, nil)
+}
+
+func parse(file string, data []byte, dir string, base []byte) (*Sweep, error) {
+	var f File
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, presets.DecodeError(file, "the sweep format's keys: "+keys, err)
+	}
+	s := &Sweep{File: f, Path: file, Source: data, pos: presets.Index(data), base: base}
+	if err := s.check(dir); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Sweep) fail(path, format string, args ...any) error {
+	l, c := s.pos.At(path)
+	return presets.ErrorAt(s.Path, l, c, fmt.Sprintf(format, args...))
+}
+
+func (s *Sweep) check(dir string) error {
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(filepath.Base(s.Path), ".toml")
+	}
+	switch {
+	case s.Base != "" && s.Scenario != "":
+		return s.fail("file", "found both base and file, expected one of them")
+	case s.base != nil:
+		s.baseName = cmp.Or(s.Base, s.Scenario)
+	case s.Base != "":
+		raw, err := presets.Raw(s.Base)
+		if err != nil {
+			return s.fail("base", "found base = %q, expected a preset: %s", s.Base, strings.Join(presets.Names(), ", "))
+		}
+		s.base, s.baseName = raw, s.Base
+	case s.Scenario != "":
+		if dir == "" {
+			return s.fail("file", "found file = %q in an embedded sweep, expected base = a preset", s.Scenario)
+		}
+		raw, err := os.ReadFile(filepath.Join(dir, s.Scenario))
+		if err != nil {
+			return s.fail("file", "found file = %q, which cannot be read (%v), expected a scenario file", s.Scenario, err)
+		}
+		s.base, s.baseName = raw, s.Scenario
+	default:
+		return s.fail("name", "found neither base nor file, expected base = \"PRESET\" or file = \"scenario.toml\"")
+	}
+	if err := s.checkSeeds(); err != nil {
+		return err
+	}
+	var names []string
+	for k := range s.File.Axes {
+		names = append(names, k)
+	}
+	// The grid's order is the order the axes are written in.
+	slices.SortFunc(names, func(a, b string) int {
+		la, ca := s.pos.At("axes." + a)
+		lb, cb := s.pos.At("axes." + b)
+		return cmp.Or(cmp.Compare(la, lb), cmp.Compare(ca, cb), strings.Compare(a, b))
+	})
+	for _, k := range names {
+		vals, ok := s.File.Axes[k].([]any)
+		if !ok || len(vals) == 0 {
+			return s.fail("axes."+k, "found %s = %v, expected a list of values such as [4, 8, 16]", k, s.File.Axes[k])
+		}
+		s.Axes = append(s.Axes, Axis{Key: k, Values: vals})
+	}
+	for i, p := range s.Plot {
+		at := fmt.Sprintf("plot[%d]", i)
+		if p.Y == "" {
+			return s.fail(at, "found a plot without y, expected y = a metric such as \"sent.total\"")
+		}
+		if !s.isAxis(p.X) {
+			return s.fail(at+".x", "found x = %q, expected one of the axes: %s", p.X, strings.Join(s.axisKeys(), ", "))
+		}
+		var series []string
+		switch v := p.Series.(type) {
+		case nil:
+		case string:
+			series = []string{v}
+		case []any:
+			for _, e := range v {
+				str, _ := e.(string)
+				series = append(series, str)
+			}
+		}
+		for _, k := range series {
+			if !s.isAxis(k) || k == p.X {
+				return s.fail(at+".series", "found series %q, expected other axes than x: %s", k, strings.Join(s.axisKeys(), ", "))
+			}
+		}
+		s.Series = append(s.Series, series)
+	}
+	for i, e := range s.Expect {
+		c, err := parseCheck(e.That)
+		if err != nil {
+			l, col := s.pos.At(fmt.Sprintf("expect[%d].that", i))
+			se := err.(*netsim.SyntaxError)
+			return presets.ErrorAt(s.Path, l, col+se.Col, se.Msg)
+		}
+		s.Checks = append(s.Checks, c)
+	}
+	// Every cell must make a valid scenario: find out now, before running anything.
+	_, err := s.Cells()
+	return err
+}
+
+func (s *Sweep) checkSeeds() error {
+	switch v := s.File.Seeds.(type) {
+	case nil:
+		s.SeedList = []uint64{1}
+	case int64:
+		if v < 1 || v > 100000 {
+			return s.fail("seeds", "found seeds = %d, expected a count from 1 to 100000 or a list", v)
+		}
+		s.SeedList = seedRange(int(v))
+	case []any:
+		for _, e := range v {
+			n, ok := e.(int64)
+			if !ok || n < 0 {
+				return s.fail("seeds", "found %v in seeds, expected seeds >= 0 such as [1, 7, 42]", e)
+			}
+			s.SeedList = append(s.SeedList, uint64(n))
+		}
+		if len(s.SeedList) == 0 {
+			return s.fail("seeds", "found seeds = [], expected at least one seed")
+		}
+	default:
+		return s.fail("seeds", "found seeds = %v, expected a count such as 3 or a list such as [1, 7, 42]", v)
+	}
+	return nil
+}
+
+func seedRange(k int) []uint64 {
+	out := make([]uint64, k)
+	for i := range out {
+		out[i] = uint64(i + 1)
+	}
+	return out
+}
+
+// WithSeeds replaces the seeds by 1..k (the --seeds flag).
+func (s *Sweep) WithSeeds(k int) { s.SeedList = seedRange(k) }
+
+func (s *Sweep) isAxis(k string) bool { return slices.Contains(s.axisKeys(), k) }
+
+func (s *Sweep) axisKeys() []string {
+	var out []string
+	for _, a := range s.Axes {
+		out = append(out, a.Key)
+	}
+	return out
+}
+
+// Shrink keeps the first k values of every numeric axis: the reduced sweep the
+// tests run (and a quick look before a long sweep).
+func (s *Sweep) Shrink(k int) {
+	for i, a := range s.Axes {
+		numeric := true
+		for _, v := range a.Values {
+			switch v.(type) {
+			case int64, float64:
+			default:
+				numeric = false
+			}
+		}
+		if numeric && len(a.Values) > k {
+			s.Axes[i].Values = a.Values[:k]
+		}
+	}
+}

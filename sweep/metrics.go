@@ -1,0 +1,229 @@
+package sweep
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// The metrics of a run, as results.csv names them. README.md ("Sweeps") defines
+// each. sent.TYPE and per_entry.TYPE have one column per message type the grid's
+// algorithms declare; alerts.KIND one per alert kind.
+var metricPatterns = []string{
+	"events", "sent.total", "sent.TYPE", "delivered.total", "dropped.total",
+	"elections", "rounds", "time_to_leader_s",
+	"entries", "per_entry.total", "per_entry.TYPE", "client_delay_s", "sync_delay_s",
+	"detection_latency_s", "false_suspicions_before_gst", "false_suspicions_after_gst",
+	"alerts.KIND", "violations", "violations_per_entry",
+}
+
+// violationKinds are the alerts that break a family's safety property.
+var violationKinds = []string{"split-brain", "mutex", "order"}
+
+func validMetric(m string) bool {
+	if slices.Contains(metricPatterns, m) {
+		return true
+	}
+	for _, p := range []string{"sent.", "per_entry.", "alerts."} {
+		if strings.HasPrefix(m, p) && len(m) > len(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// columns lists the metric columns for a grid whose cells run these algorithms.
+func columns(specs []algos.Spec) []string {
+	var types []string
+	for _, s := range specs {
+		for _, t := range s.Messages {
+			if !slices.Contains(types, t) {
+				types = append(types, t)
+			}
+		}
+	}
+	out := []string{"events", "sent.total"}
+	for _, t := range types {
+		out = append(out, "sent."+t)
+	}
+	out = append(out, "delivered.total", "dropped.total", "elections", "rounds", "time_to_leader_s",
+		"entries", "per_entry.total")
+	for _, t := range types {
+		out = append(out, "per_entry."+t)
+	}
+	out = append(out, "client_delay_s", "sync_delay_s", "detection_latency_s",
+		"false_suspicions_before_gst", "false_suspicions_after_gst")
+	for _, k := range netsim.AlertKinds {
+		out = append(out, "alerts."+k)
+	}
+	return append(out, "violations", "violations_per_entry")
+}
+
+// collector is the sink a run records into: it hashes the trace exactly as a
+// recording would, counts messages and alerts, and finds the first instant every
+// live process agreed on a live leader, which the summary does not give.
+type collector struct {
+	hash      *trace.Hasher
+	sent      map[string]int
+	delivered int
+	dropped   int
+	alerts    map[string]int
+	index     map[node.ID]int
+	up        []bool
+	leader    []node.ID
+	leaderAt  int64 // µs; -1 until agreement
+}
+
+func newCollector(ids []node.ID) *collector {
+	c := &collector{hash: trace.NewHasher(), sent: map[string]int{}, alerts: map[string]int{},
+		index: map[node.ID]int{}, up: make([]bool, len(ids)), leader: make([]node.ID, len(ids)), leaderAt: -1}
+	for i, id := range ids {
+		c.index[id] = i
+		c.up[i] = true
+	}
+	return c
+}
+
+func (c *collector) Record(e *trace.Event) {
+	c.hash.Record(e)
+	switch e.Ev {
+	case trace.Send:
+		if !e.Local && e.Msg != nil {
+			c.sent[e.Msg.Type]++
+		}
+	case trace.Deliver:
+		if !e.Local {
+			c.delivered++
+		}
+	case trace.Drop:
+		c.dropped++
+	case trace.Alert:
+		c.alerts[e.Kind]++
+	case trace.Crash, trace.Recover:
+		if i, ok := c.index[e.Node]; ok {
+			c.up[i] = e.Ev == trace.Recover
+			c.agreed(e.T)
+		}
+	case trace.StatusEv:
+		if i, ok := c.index[e.Node]; ok && e.Status != nil {
+			c.leader[i] = e.Status.Leader
+			c.agreed(e.T)
+		}
+	}
+}
+
+func (c *collector) agreed(t int64) {
+	if c.leaderAt >= 0 {
+		return
+	}
+	l := node.None
+	for i, up := range c.up {
+		if !up {
+			continue
+		}
+		if c.leader[i] == node.None || (l != node.None && c.leader[i] != l) {
+			return
+		}
+		l = c.leader[i]
+	}
+	if j, ok := c.index[l]; ok && c.up[j] {
+		c.leaderAt = t
+	}
+}
+
+// measure fills a run's metrics from its collector and its summary.
+func measure(cols []string, c *collector, s *netsim.Summary) map[string]float64 {
+	v := map[string]float64{}
+	v["events"] = float64(c.hash.Count())
+	total := 0
+	for t, n := range c.sent {
+		v["sent."+t] = float64(n)
+		total += n
+	}
+	v["sent.total"] = float64(total)
+	v["delivered.total"] = float64(c.delivered)
+	v["dropped.total"] = float64(c.dropped)
+	violations := 0
+	for _, k := range netsim.AlertKinds {
+		v["alerts."+k] = float64(c.alerts[k])
+	}
+	for _, k := range violationKinds {
+		violations += c.alerts[k]
+	}
+	v["violations"] = float64(violations)
+	if c.leaderAt >= 0 {
+		v["time_to_leader_s"] = float64(c.leaderAt) / 1e6
+	}
+	fromSummary(s, v)
+	if e, ok := v["entries"]; ok && e > 0 {
+		for _, col := range cols {
+			if t, ok := strings.CutPrefix(col, "per_entry."); ok {
+				v[col] = v["sent."+t] / e
+			}
+		}
+		v["violations_per_entry"] = float64(violations) / e
+	}
+	for _, col := range cols {
+		if _, ok := v[col]; !ok && strings.HasPrefix(col, "sent.") {
+			v[col] = 0
+		}
+	}
+	return v
+}
+
+// fromSummary reads the monitors' figures out of netsim.Summary. It is the one place
+// that knows the summary's shape, so a renamed field costs one edit here.
+func fromSummary(s *netsim.Summary, v map[string]float64) {
+	switch algos.Family(s.Family) {
+	case algos.Election:
+		v["elections"] = float64(s.Election.Completed)
+		rounds := math.NaN()
+		for _, n := range s.Nodes {
+			for _, name := range []string{"round", "iteration"} {
+				if r, ok := n.Counters[name]; ok && (math.IsNaN(rounds) || float64(r) > rounds) {
+					rounds = float64(r)
+				}
+			}
+		}
+		if !math.IsNaN(rounds) {
+			v["rounds"] = rounds
+		}
+	case algos.Mutex:
+		v["entries"] = float64(s.Mutex.Entries)
+		if s.Mutex.Entries > 0 {
+			v["client_delay_s"] = s.Mutex.MeanWaitMS / 1000
+		}
+		if s.Mutex.SyncSamples > 0 {
+			v["sync_delay_s"] = s.Mutex.MeanSyncMS / 1000
+		}
+	case algos.Detector:
+		v["false_suspicions_before_gst"] = float64(s.Detector.FalseSuspicionsBefore)
+		v["false_suspicions_after_gst"] = float64(s.Detector.FalseSuspicionsAfter)
+	}
+	sum, n := 0.0, 0
+	for _, d := range s.Detector.Detections {
+		if d.Detected {
+			sum += d.LatencyMS / 1000
+			n++
+		}
+	}
+	if n > 0 {
+		v["detection_latency_s"] = sum / float64(n)
+	}
+}
+
+// failures lists the scenario's own expectations that did not hold.
+func failures(s *netsim.Summary) []string {
+	var out []string
+	for _, r := range s.Expectations {
+		if !r.OK {
+			out = append(out, r.Text+" (got "+r.Got+")")
+		}
+	}
+	return out
+}

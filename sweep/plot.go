@@ -1,0 +1,219 @@
+package sweep
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// point is one measured point of a plot: the cells with one x value and one series
+// combined (the mean of their means, the extremes of their runs), and the theory.
+type point struct {
+	x            any
+	mean, lo, hi float64
+	theory       float64
+	n            int
+	label        string // the primary figure's formula
+}
+
+// line is one series of a plot.
+type line struct {
+	name   string
+	points []point
+}
+
+// figure is one [[plot]] with its data.
+type figure struct {
+	Plot
+	series []string
+	xs     []any // the x axis values, in the axis's order
+	lines  []line
+	file   string // base name without extension
+}
+
+func (p *Plan) figures(results []Result) []figure {
+	stats := p.cellStats(results)
+	var out []figure
+	for pi, pl := range p.Plot {
+		f := figure{Plot: pl, series: p.Series[pi], file: safeName(pl.Y + "-vs-" + pl.X)}
+		xi := slices.Index(p.axisKeys(), pl.X)
+		f.xs = p.Axes[xi].Values
+		type key struct{ series, x string }
+		acc := map[key]*point{}
+		var order []string
+		for ci, c := range p.Cells {
+			st, ok := stats[ci][pl.Y]
+			if !ok {
+				continue
+			}
+			var parts []string
+			for _, s := range f.series {
+				parts = append(parts, s+"="+Format(c.Values[slices.Index(p.axisKeys(), s)]))
+			}
+			name := strings.Join(parts, " ")
+			if name == "" {
+				name = pl.Y
+			}
+			if !slices.Contains(order, name) {
+				order = append(order, name)
+			}
+			k := key{name, Format(c.Values[xi])}
+			pt := acc[k]
+			if pt == nil {
+				pt = &point{x: c.Values[xi], lo: math.Inf(1), hi: math.Inf(-1)}
+				acc[k] = pt
+			}
+			pt.mean += st.mean
+			pt.theory += st.theory // NaN stays NaN: a point has theory only if every cell has
+			pt.lo, pt.hi = min(pt.lo, st.min), max(pt.hi, st.max)
+			pt.n++
+			if len(st.figures) > 0 {
+				pt.label = st.figures[0].Label
+			}
+		}
+		for _, name := range order {
+			l := line{name: name}
+			for _, x := range f.xs {
+				if pt := acc[key{name, Format(x)}]; pt != nil {
+					pt.mean /= float64(pt.n)
+					pt.theory /= float64(pt.n)
+					l.points = append(l.points, *pt)
+				}
+			}
+			f.lines = append(f.lines, l)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// xValue places an axis value on the x axis: numbers as themselves, anything else
+// by its position among the axis's values.
+func (f figure) xValue(x any) float64 {
+	switch v := x.(type) {
+	case int64:
+		return float64(v)
+	case float64:
+		return v
+	}
+	return float64(slices.IndexFunc(f.xs, func(e any) bool { return Format(e) == Format(x) }))
+}
+
+func (f figure) numericX() bool {
+	for _, x := range f.xs {
+		switch x.(type) {
+		case int64, float64:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+type errXY struct {
+	pts []point
+	f   figure
+}
+
+func (e errXY) Len() int                    { return len(e.pts) }
+func (e errXY) XY(i int) (float64, float64) { return e.f.xValue(e.pts[i].x), e.pts[i].mean }
+func (e errXY) YError(i int) (float64, float64) {
+	return e.pts[i].mean - e.pts[i].lo, e.pts[i].hi - e.pts[i].mean
+}
+
+// draw makes the figure: per series a solid line through the measured means with
+// min–max bars, and the theory as a dashed line of the same colour.
+func (f figure) draw() (*plot.Plot, error) {
+	pl := plot.New()
+	pl.Title.Text = f.Title
+	if pl.Title.Text == "" {
+		pl.Title.Text = f.Y + " vs " + f.X
+	}
+	pl.X.Label.Text, pl.Y.Label.Text = f.X, f.Y
+	pl.Legend.Top, pl.Legend.Left = true, true
+	if !f.numericX() {
+		var names []string
+		for _, x := range f.xs {
+			names = append(names, Format(x))
+		}
+		pl.NominalX(names...)
+	}
+	for i, l := range f.lines {
+		col := plotutil.Color(i)
+		xy := errXY{l.points, f}
+		ln, sc, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return nil, err
+		}
+		ln.Color, sc.Color, sc.Shape = col, col, plotutil.Shape(i)
+		bars, err := plotter.NewYErrorBars(xy)
+		if err != nil {
+			return nil, err
+		}
+		bars.Color = col
+		pl.Add(ln, sc, bars)
+		pl.Legend.Add(l.name, ln, sc)
+		if !f.Theory {
+			continue
+		}
+		var th plotter.XYs
+		for _, pt := range l.points {
+			if !math.IsNaN(pt.theory) {
+				th = append(th, plotter.XY{X: f.xValue(pt.x), Y: pt.theory})
+			}
+		}
+		if len(th) == 0 {
+			continue
+		}
+		tl, err := plotter.NewLine(th)
+		if err != nil {
+			return nil, err
+		}
+		tl.Color, tl.Dashes = col, []vg.Length{vg.Points(6), vg.Points(3)}
+		pl.Add(tl)
+		pl.Legend.Add(l.name+" (theory)", tl)
+	}
+	return pl, nil
+}
+
+// writePlots writes Y-vs-X.svg and .png for every plot and returns the figures.
+func (p *Plan) writePlots(dir string, results []Result) ([]figure, error) {
+	figs := p.figures(results)
+	for _, f := range figs {
+		pl, err := f.draw()
+		if err != nil {
+			return nil, fmt.Errorf("plot %s: %v", f.file, err)
+		}
+		for _, ext := range []string{"svg", "png"} {
+			w, err := pl.WriterTo(16*vg.Centimeter, 11*vg.Centimeter, ext)
+			if err != nil {
+				return nil, err
+			}
+			var b bytes.Buffer
+			if _, err := w.WriteTo(&b); err != nil {
+				return nil, err
+			}
+			if err := writeAtomic(filepath.Join(dir, f.file+"."+ext), b.Bytes()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return figs, nil
+}

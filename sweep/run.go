@@ -1,0 +1,196 @@
+package sweep
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/netsim"
+)
+
+// Run is one run of the grid: a cell and a seed. Index numbers the runs cell by cell,
+// seed by seed; it is what shards split on and what orders results.csv.
+type Run struct {
+	Index int
+	Cell  int
+	Seed  uint64
+}
+
+// Result is what one run measured.
+type Result struct {
+	Run
+	Passed   bool
+	Hash     string
+	Values   map[string]float64
+	Failures []string      // expectations that did not hold, the scenario's and the sweep's
+	Wall     time.Duration // not in results.csv: it differs between machines
+}
+
+// Shard is a deterministic slice of the runs: the runs whose index is I−1 modulo K.
+type Shard struct{ I, K int }
+
+// ParseShard reads "i/k".
+func ParseShard(s string) (Shard, error) {
+	var sh Shard
+	if _, err := fmt.Sscanf(s, "%d/%d", &sh.I, &sh.K); err != nil || sh.K < 1 || sh.I < 1 || sh.I > sh.K || fmt.Sprintf("%d/%d", sh.I, sh.K) != s {
+		return Shard{}, fmt.Errorf("--shard: found %q, expected i/k with 1 <= i <= k, such as 2/3", s)
+	}
+	return sh, nil
+}
+
+// Plan is a sweep ready to run: its cells, the metric columns, and the runs.
+type Plan struct {
+	*Sweep
+	Cells   []Cell
+	Columns []string
+	Runs    []Run
+}
+
+// NewPlan builds every cell and lists the runs of the shard (all for a zero Shard).
+func NewPlan(s *Sweep, shard Shard) (*Plan, error) {
+	cells, err := s.Cells()
+	if err != nil {
+		return nil, err
+	}
+	var specs []algos.Spec
+	for _, c := range cells {
+		spec, _ := algos.Lookup(c.Scenario.Algorithm)
+		if !slices.ContainsFunc(specs, func(x algos.Spec) bool { return x.Name == spec.Name }) {
+			specs = append(specs, spec)
+		}
+	}
+	p := &Plan{Sweep: s, Cells: cells, Columns: columns(specs)}
+	for _, c := range cells {
+		for si, seed := range s.SeedList {
+			i := c.Index*len(s.SeedList) + si
+			if shard.K == 0 || i%shard.K == shard.I-1 {
+				p.Runs = append(p.Runs, Run{Index: i, Cell: c.Index, Seed: seed})
+			}
+		}
+	}
+	return p, nil
+}
+
+// resolve makes the run's configuration and the textbook's figures for it.
+func (p *Plan) resolve(r Run) (netsim.Config, map[string][]algos.Theory, error) {
+	sc := *p.Cells[r.Cell].Scenario
+	sc.Seed = r.Seed
+	cfg, err := sc.Resolve()
+	if err != nil {
+		return cfg, nil, err
+	}
+	tc := algos.TheoryConfig{Config: algos.Config{IDs: cfg.IDs}, CrashRate: sc.CrashRate()}
+	if tc.Params, err = algos.NewParams(cfg.Spec, sc.Params); err != nil {
+		return cfg, nil, err
+	}
+	if cfg.Net.Latency.Dist == "constant" && cfg.Net.GST == 0 {
+		tc.Delay = cfg.Net.Latency.Mean
+	}
+	for _, st := range cfg.Script {
+		if st.At == 0 && st.Action.Verb == "crash" {
+			tc.Crashed = append(tc.Crashed, st.Action.Node)
+		}
+	}
+	th := map[string][]algos.Theory{}
+	for _, t := range algos.TheoryFor(cfg.Spec, tc) {
+		if t.Unit == "T" {
+			if tc.Delay == 0 {
+				continue // message times are seconds only when every message takes the same
+			}
+			t.Value *= tc.Delay.Seconds()
+		}
+		th[t.Metric] = append(th[t.Metric], t)
+	}
+	return cfg, th, nil
+}
+
+// theoryValue is the first (primary) figure for metric, NaN without one.
+func theoryValue(th map[string][]algos.Theory, metric string) float64 {
+	if ts := th[metric]; len(ts) > 0 {
+		return ts[0].Value
+	}
+	return nan
+}
+
+// Execute runs the plan's runs over jobs workers (every core for jobs < 1). done is
+// called after each run, from one goroutine at a time. The results come back in run
+// order whatever the order they finished in.
+func (p *Plan) Execute(jobs int, done func(finished int, r Result)) []Result {
+	if jobs < 1 {
+		jobs = runtime.NumCPU()
+	}
+	out := make([]Result, len(p.Runs))
+	next := make(chan int)
+	var mu sync.Mutex
+	finished := 0
+	var wg sync.WaitGroup
+	for range min(jobs, max(len(p.Runs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = p.execute(p.Runs[i])
+				mu.Lock()
+				finished++
+				if done != nil {
+					done(finished, out[i])
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range p.Runs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+func (p *Plan) execute(r Run) Result {
+	start := time.Now()
+	res := Result{Run: r}
+	cfg, th, err := p.resolve(r)
+	if err == nil {
+		var w *netsim.World
+		c := newCollector(cfg.IDs)
+		if w, err = netsim.New(cfg, c); err == nil {
+			w.RunUntil(cfg.Until)
+			w.Finish()
+			sum := w.Summary()
+			w.Close()
+			// As written to results.csv and read back: a summary made from merged
+			// shards then equals one made in a single process.
+			res.Values = roundTrip(measure(p.Columns, c, sum))
+			res.Hash = c.hash.Sum()
+			res.Failures = failures(sum)
+		}
+	}
+	if err != nil {
+		res.Failures = []string{"the run did not start: " + err.Error()}
+	}
+	for _, ch := range p.Checks {
+		if res.Values == nil {
+			break
+		}
+		got, ok := res.Values[ch.metric]
+		if !ok {
+			got = nan
+		}
+		if msg := ch.eval(got, theoryValue(th, ch.metric)); msg != "" {
+			res.Failures = append(res.Failures, msg)
+		}
+	}
+	res.Passed = len(res.Failures) == 0
+	res.Wall = time.Since(start)
+	return res
+}
+
+// Describe names a run for messages: its cell and seed.
+func (p *Plan) Describe(r Run) string {
+	return strings.TrimSpace(p.Label(p.Cells[r.Cell]) + fmt.Sprintf(" seed=%d", r.Seed))
+}

@@ -1,0 +1,186 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	_ "github.com/clusterlab/clusterlab/algos/all"
+)
+
+// plan loads an embedded sweep reduced to seeds and the first k values of numeric
+// axes.
+func plan(t *testing.T, name string, seeds, k int, shard Shard) *Plan {
+	t.Helper()
+	s, err := Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.WithSeeds(seeds)
+	s.Shrink(k)
+	p, err := NewPlan(s, shard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestEmbeddedSweeps runs every embedded sweep at a reduced size and checks that
+// every run meets the sweep's expectations.
+func TestEmbeddedSweeps(t *testing.T) {
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			p := plan(t, name, 1, 2, Shard{})
+			if len(p.Runs) == 0 {
+				t.Fatal("no runs")
+			}
+			for _, r := range p.Execute(0, nil) {
+				if !r.Passed {
+					t.Errorf("%s: %s", p.Describe(r.Run), strings.Join(r.Failures, "; "))
+				}
+			}
+		})
+	}
+}
+
+// TestRingComplexityGolden pins summary.csv of ring-complexity at N = 4, 8, 16 with
+// two seeds. Refresh with: go test ./sweep -run Golden -update
+func TestRingComplexityGolden(t *testing.T) {
+	p := plan(t, "ring-complexity", 2, 3, Shard{})
+	got := p.summaryCSV(p.Execute(0, nil))
+	golden := filepath.Join("testdata", "ring-complexity.summary.csv")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(golden, got, 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("summary.csv differs from %s:\n%s", golden, got)
+	}
+}
+
+// TestShardsMergeToTheSame: shards 1/3, 2/3 and 3/3 merged give the very bytes of
+// the unsharded results.csv and summary.csv, whatever the number of jobs.
+func TestShardsMergeToTheSame(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Load("ring-complexity")
+	s.WithSeeds(2)
+	s.Shrink(2)
+	whole, err := NewPlan(s, Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := whole.Write(filepath.Join(dir, "whole"), whole.Execute(1, nil), "x"); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for i := 1; i <= 3; i++ {
+		p, err := NewPlan(s, Shard{i, 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := filepath.Join(dir, "shard", string(rune('0'+i)))
+		if err := p.Write(d, p.Execute(2, nil), "x"); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	if _, err := Merge(dirs, filepath.Join(dir, "merged"), false, "x", io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{ResultsFile, SummaryFile} {
+		a, _ := os.ReadFile(filepath.Join(dir, "whole", f))
+		b, _ := os.ReadFile(filepath.Join(dir, "merged", f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s: merged shards differ from the whole run:\n%s\n---\n%s", f, a, b)
+		}
+	}
+	// Merging a shard twice is refused.
+	if _, err := Merge([]string{dirs[0], dirs[0]}, filepath.Join(dir, "twice"), false, "x", io.Discard); err == nil {
+		t.Error("a shard merged twice was accepted")
+	}
+}
+
+// TestPlotsAreSVG: every plot parses as XML and has one solid path through the
+// points per series, and one dashed theory path per series.
+func TestPlotsAreSVG(t *testing.T) {
+	dir := t.TempDir()
+	p := plan(t, "ring-complexity", 1, 3, Shard{})
+	if err := p.Write(dir, p.Execute(0, nil), "x"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "sent.total-vs-nodes.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	solid, dashed := 0, 0
+	segments := regexp.MustCompile(`L`)
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the SVG does not parse: %v", err)
+		}
+		el, ok := tok.(xml.StartElement)
+		if !ok || el.Name.Local != "path" {
+			continue
+		}
+		var d, style string
+		for _, a := range el.Attr {
+			switch a.Name.Local {
+			case "d":
+				d = a.Value
+			case "style":
+				style = a.Value
+			}
+		}
+		// A series' line joins the 3 nodes values: 2 segments, in colour.
+		if len(segments.FindAllString(d, -1)) == 2 && !strings.Contains(d, "Z") && !strings.Contains(style, "stroke:#000000") {
+			if strings.Contains(style, "dasharray") {
+				dashed++
+			} else {
+				solid++
+			}
+		}
+	}
+	if solid != 4 || dashed != 4 {
+		t.Errorf("found %d solid and %d dashed series paths, want 4 and 4 (2 initiators × 2 orders)", solid, dashed)
+	}
+	for _, f := range []string{"sent.total-vs-nodes.png", ReportFile, TimingsFile} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// TestBadSweeps: each bad sweep file gets one line with its position.
+func TestBadSweeps(t *testing.T) {
+	const good = "name = \"t\"\nbase = \"ring\"\nseeds = 2\nset = {\"params.initiators\" = \"all\"}\n[axes]\nnodes = [4, 8]\n[[plot]]\nx = \"nodes\"\ny = \"sent.total\"\n[[expect]]\nthat = \"sent.total == theory\"\n"
+	for _, tc := range []struct{ old, new, want string }{
+		{"seeds = 2", "seeds = 2\ncolour = 1", `t.toml:4:1: found unknown key "colour", expected one of the sweep format's keys: ` + keys},
+		{`base = "ring"`, `base = "rink"`, `t.toml:2:8: found base = "rink", expected a preset: `},
+		{"seeds = 2", "seeds = 0", "t.toml:3:9: found seeds = 0, expected a count from 1 to 100000 or a list"},
+		{"nodes = [4, 8]", "nodes = [4, 0]", "t.toml:6:13: in the cell nodes=0: found nodes = 0, expected 1 to 4,096"},
+		{"nodes = [4, 8]", "nodes = 4", "t.toml:6:9: found nodes = 4, expected a list of values such as [4, 8, 16]"},
+		{`x = "nodes"`, `x = "size"`, `t.toml:8:5: found x = "size", expected one of the axes: nodes`},
+		{`that = "sent.total == theory"`, `that = "sent.total ~ theory"`, `t.toml:11:20: found "~", expected `},
+		{`that = "sent.total == theory"`, `that = "sends == 3"`, `t.toml:11:9: found metric "sends", expected one of the metrics: `},
+		{"nodes = [4, 8]", "nodes = [4]\nids = [[1, 2], [2, 2]]", `t.toml:7:16: in the cell nodes=4 ids=[2,2]: found id 2 a second time, expected distinct ids`},
+	} {
+		_, err := Parse("t.toml", []byte(strings.Replace(good, tc.old, tc.new, 1)), "")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s:\n got %v\nwant %s…", tc.new, err, tc.want)
+		}
+	}
+}
