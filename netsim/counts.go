@@ -7,6 +7,8 @@ type typeCounts struct {
 	Sent      int            `json:"sent"`
 	Delivered int            `json:"delivered"`
 	Dropped   map[string]int `json:"dropped,omitempty"`
+	IDs       int            // ids carried by the messages sent (node.Message.Size)
+	MaxIDs    int            // the largest message sent, in ids
 }
 
 // counts tallies messages by type and drops by reason. Only network messages count:
@@ -42,7 +44,12 @@ func (c *counts) lookup(typ string) *typeCounts {
 	return t
 }
 
-func (c *counts) send(typ string)    { c.get(typ).Sent++ }
+func (c *counts) send(typ string, size int) {
+	t := c.get(typ)
+	t.Sent++
+	t.IDs += size
+	t.MaxIDs = max(t.MaxIDs, size)
+}
 func (c *counts) deliver(typ string) { c.get(typ).Delivered++ }
 func (c *counts) drop(typ, reason string) {
 	t := c.get(typ)

@@ -68,6 +68,11 @@ type MessageCounts struct {
 	Delivered int            `json:"delivered"`
 	Dropped   int            `json:"dropped"`
 	DroppedBy map[string]int `json:"dropped_by"`
+	// IDs is how many ids the messages sent carried in their bodies' lists, and
+	// MaxIDs the largest of them: message size as a measured quantity (0 for
+	// types without a list).
+	IDs    int `json:"ids"`
+	MaxIDs int `json:"max_ids"`
 }
 
 // DetectorFigures are the failure-detector monitors' figures.
@@ -163,7 +168,7 @@ func (w *World) Summary() *Summary {
 	}
 	for _, t := range w.counts.types() {
 		c := w.counts.byType[t]
-		mc := &MessageCounts{Sent: c.Sent, Delivered: c.Delivered, DroppedBy: map[string]int{}}
+		mc := &MessageCounts{Sent: c.Sent, Delivered: c.Delivered, DroppedBy: map[string]int{}, IDs: c.IDs, MaxIDs: c.MaxIDs}
 		for r, k := range c.Dropped {
 			mc.Dropped += k
 			mc.DroppedBy[r] = k
@@ -235,6 +240,11 @@ func (s *Summary) Print(out io.Writer) {
 			why = append(why, fmt.Sprintf("%s %d", r, c.DroppedBy[r]))
 		}
 		fmt.Fprintf(out, "%-12s %5d  %9d  %7d  %s\n", t, c.Sent, c.Delivered, c.Dropped, strings.Join(why, ", "))
+	}
+	for _, t := range sortedKeys(s.Messages) {
+		if c := s.Messages[t]; c.IDs > 0 {
+			fmt.Fprintf(out, "message size: %s carried %d ids in all, %.2f per message, at most %d\n", t, c.IDs, float64(c.IDs)/float64(c.Sent), c.MaxIDs)
+		}
 	}
 	if d := s.Detector; len(d.Detections) > 0 || s.Family == string(algos.Detector) {
 		fmt.Fprintf(out, "\nfalse suspicions: %d before GST, %d after GST\n", d.FalseSuspicionsBefore, d.FalseSuspicionsAfter)

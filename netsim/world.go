@@ -802,7 +802,7 @@ func (w *World) outcome(p *proc, o *node.Outcome) {
 // route puts a message on the network: it is counted and recorded as sent, then
 // dropped (with its reason) or scheduled for delivery, perhaps twice.
 func (w *World) route(p *proc, to node.ID, msg node.Message) {
-	w.counts.send(msg.Type)
+	w.counts.send(msg.Type, msg.Size())
 	w.mid++
 	mid := w.mid
 	if !w.untraced() {

@@ -89,7 +89,11 @@ type Message struct {
 	Term  int64  `json:"term,omitempty"` // term, round, phase or incarnation
 	Stamp int64  `json:"ts,omitempty"`   // a logical timestamp or sequence number
 	Flag  bool   `json:"flag,omitempty"` // a yes/no answer or a direction
+	List  IDList `json:"list,omitempty"` // ids collected on the way (collect-ring); its length is the message's size
 }
+
+// Size is the message's size in ids beyond its fixed fields: the length of List.
+func (m Message) Size() int { return m.List.Len() }
 
 // CSState is a process's critical-section state.
 type CSState uint8

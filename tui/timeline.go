@@ -313,6 +313,9 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 		label := ""
 		if e.Msg != nil {
 			label = e.Msg.Type
+			if n := e.Msg.Size(); n > 0 {
+				label += "[" + strconv.Itoa(n) + "]" // its size in ids: COLLECT[5]
+			}
 		}
 		if e.Ev == trace.Drop {
 			label += " " + e.Reason
