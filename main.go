@@ -44,8 +44,22 @@ func (f scenarioFlags) source() session.Source {
 	return session.Source{Preset: f.Preset, File: f.File, Seed: f.Seed}
 }
 
+// stormFlags bound the events a run may hold, for the commands that run a world.
+type stormFlags struct {
+	MaxPending int `name:"max-pending" help:"Stop the run with an event-storm error when more events than this are pending (messages in flight and timers; about 400 MB per million)." default:"2000000"`
+}
+
+func (f stormFlags) apply(cfg *netsim.Config) error {
+	if f.MaxPending < 1 {
+		return fmt.Errorf("--max-pending: found %d, expected a positive number of events", f.MaxPending)
+	}
+	cfg.MaxPending = f.MaxPending
+	return nil
+}
+
 type simCmd struct {
 	scenarioFlags
+	stormFlags
 	Until  time.Duration `help:"Run this long in virtual time (default: the scenario's until)."`
 	Record string        `help:"Record the run to this trace file (JSONL)." placeholder:"FILE"`
 	Force  bool          `help:"Overwrite the --record file if it exists."`
@@ -55,6 +69,9 @@ type simCmd struct {
 func (c *simCmd) Run() error {
 	s, cfg, err := session.Open(c.source())
 	if err != nil {
+		return badInput(err)
+	}
+	if err := c.stormFlags.apply(&cfg); err != nil {
 		return badInput(err)
 	}
 	var sink trace.Sink
@@ -141,6 +158,7 @@ const defaultPreset = "bully"
 
 type runCmd struct {
 	scenarioFlags
+	stormFlags
 	Record string  `help:"Record the session to this trace file (JSONL); R in the dashboard also records." placeholder:"FILE"`
 	Force  bool    `help:"Overwrite the --record file if it exists."`
 	Speed  float64 `help:"Virtual seconds per wall second (0.01 to 1000; 0 is as fast as possible)." default:"1"`
@@ -160,6 +178,9 @@ func (c *runCmd) Run() error {
 	}
 	s, cfg, err := session.Open(src)
 	if err != nil {
+		return badInput(err)
+	}
+	if err := c.stormFlags.apply(&cfg); err != nil {
 		return badInput(err)
 	}
 	live, err := session.NewLive(s, cfg, session.LiveOptions{Record: c.Record, Force: c.Force, Speed: c.Speed, Paused: c.Paused})

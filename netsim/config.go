@@ -81,6 +81,25 @@ type Config struct {
 	// Sequential hands one event at a time to the processes instead of a window at
 	// a time. The run is the same; tests use it to prove that.
 	Sequential bool
+	// MaxPending bounds the events waiting in the world (messages in flight, timers,
+	// a process's own events inside one window). A run that exceeds it stops with an
+	// event-storm error (World.Err) instead of exhausting memory. 0 means
+	// DefaultMaxPending.
+	MaxPending int
+}
+
+// DefaultMaxPending keeps a storm under about 1 GB: a pending message costs about
+// 140 bytes, the queue's arrays grow by a quarter at a time, and the garbage
+// collector lets the heap reach twice what is live. A 1,000-node heartbeat mesh
+// holds about 1.2 M events (a million of them timers); bigger meshes need more.
+const DefaultMaxPending = 2_000_000
+
+// maxPending is the guard's limit.
+func (c *Config) maxPending() int {
+	if c.MaxPending > 0 {
+		return c.MaxPending
+	}
+	return DefaultMaxPending
 }
 
 func (c *Config) validate() error {
@@ -97,6 +116,9 @@ func (c *Config) validate() error {
 		if err := c.Net.PreLatency.Validate(); err != nil {
 			return fmt.Errorf("pre_gst: %v", err)
 		}
+	}
+	if c.MaxPending < 0 {
+		return fmt.Errorf("found max pending = %d, expected a positive number of events", c.MaxPending)
 	}
 	if c.Net.Delta <= 0 {
 		return fmt.Errorf("delta must be > 0")

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -78,8 +79,11 @@ type World struct {
 	results []Result
 	actions []Timed // user actions, for the recording
 
-	drops  []qev   // this window's deliveries dropped on arrival
-	heads  []*proc // the merge's heap, kept to reuse its memory
+	limit  int          // the event-storm guard's limit on pending events
+	budget atomic.Int64 // what the current window may still make (node.Batch.Budget)
+	err    error        // why the run stopped early (an event storm), or nil
+	drops  []qev        // this window's deliveries dropped on arrival
+	heads  []*proc      // the merge's heap, kept to reuse its memory
 	wg     sync.WaitGroup
 	closed bool
 }
@@ -101,6 +105,7 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 		cuts: map[[2]int]bool{}, links: map[[2]int]Link{}, gstAt: Never}
 	w.rng = rand.New(rand.NewPCG(cfg.Seed, 0x6e6574776f726b)) // "network"
 	w.tq.h.track = true
+	w.limit = cfg.maxPending()
 	for i, id := range cfg.IDs {
 		if _, dup := w.index[id]; dup {
 			return nil, fmt.Errorf("node %v appears twice", id)
@@ -345,6 +350,9 @@ func (w *World) Config() *Config { return &w.cfg }
 func (w *World) push(e qev) {
 	w.seq++
 	e.seq = w.seq
+	if w.full() {
+		return
+	}
 	w.q.push(e)
 }
 
@@ -355,6 +363,9 @@ func (w *World) armTimer(p *proc, at time.Duration, id int32, gen uint32) {
 	w.seq++
 	if int(id) < len(p.timers) && p.timers[id] > 0 {
 		w.tq.move(p.timers[id]-1, at, w.seq, gen)
+		return
+	}
+	if w.full() {
 		return
 	}
 	for int(id) >= len(p.timers) {
@@ -435,7 +446,7 @@ func (w *World) nextTime() (time.Duration, bool) {
 // every event before t, then sets the clock to t.
 func (w *World) RunUntil(t time.Duration) {
 	t = t.Truncate(time.Microsecond)
-	for !w.closed {
+	for !w.closed && w.err == nil {
 		te, hasEv := w.nextTime()
 		if w.next < len(w.sched) && w.sched[w.next].at <= t && (!hasEv || w.sched[w.next].at <= te) {
 			w.runScheduled()
@@ -456,7 +467,7 @@ func (w *World) RunUntil(t time.Duration) {
 		}
 		w.window(te, end, w.cfg.Sequential)
 	}
-	if t > w.now {
+	if t > w.now && w.err == nil {
 		w.now = t
 	}
 }
@@ -473,6 +484,9 @@ func (w *World) NextTime() (time.Duration, bool) {
 // Step handles the next scheduled action or the next event, whichever comes first,
 // and reports whether there was one.
 func (w *World) Step() bool {
+	if w.err != nil {
+		return false
+	}
 	te, hasEv := w.nextTime()
 	if w.next < len(w.sched) && (!hasEv || w.sched[w.next].at <= te) {
 		w.runScheduled()
@@ -571,6 +585,9 @@ func (w *World) window(t0, end time.Duration, single bool) {
 		end = t0
 	}
 	w.dispatch(active, end)
+	if w.overflowed(active) {
+		return
+	}
 	w.merge(active, t0, end, single)
 	for _, p := range active {
 		p.batch.Items = p.batch.Items[:0]
@@ -590,8 +607,13 @@ func (w *World) dispatch(active []*proc, end time.Duration) {
 	total := 0
 	for _, p := range active {
 		p.batch.End, p.batch.Slow, p.pos = end, p.slow, 0
+		p.batch.Budget = &w.budget
 		total += len(p.batch.Items)
 	}
+	// A window may make half as many outcomes and effects as may be pending: each
+	// takes about as much memory as a pending event, and a run that makes that many
+	// in one window is a storm whatever the limit.
+	w.budget.Store(int64(max(w.limit/2, budgetFloor)))
 	cpus := runtime.GOMAXPROCS(0)
 	k := len(active) // active[:k] go to their goroutines, active[k:] run here
 	if cpus == 1 || len(active) == 1 || total < inlineBelow {

@@ -3,6 +3,7 @@ package node
 import (
 	"container/heap"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -47,10 +48,22 @@ type Batch struct {
 	Items []Item
 	End   time.Duration
 	Slow  int
+	// Budget, if set, bounds what a window may make, shared by all its batches:
+	// every outcome and every effect takes one from it. A process that keeps making
+	// its own events inside the window (a zero-delay timer that re-arms itself), or
+	// a flood of broadcasts, would otherwise fill memory before the world sees a
+	// single one. When it runs out the Runner stops and sets Overflow; the outcomes
+	// so far are kept, the rest of the batch is not run.
+	Budget *atomic.Int64
 
-	Out     []Outcome
-	Effects []Effect
+	Out      []Outcome
+	Effects  []Effect
+	Overflow bool
 }
+
+// budgetStretch is how many outcomes and effects a Runner makes between two looks at
+// the window's shared Budget.
+const budgetStretch = 256
 
 // localBase is above every sequence number the world hands out, so a process's own
 // in-window events sort after anything that already existed when the window opened.
@@ -114,10 +127,11 @@ func (r *Runner) loop() {
 func (r *Runner) run(b *Batch) {
 	b.Out = b.Out[:0]
 	b.Effects = b.Effects[:0]
+	b.Overflow = false
 	r.env.SetSlow(b.Slow)
 	r.local = r.local[:0]
 	r.localSeq = localBase
-	i := 0
+	i, taken := 0, 0
 	for {
 		var it Item
 		local := false
@@ -130,6 +144,16 @@ func (r *Runner) run(b *Batch) {
 			i++
 		default:
 			return
+		}
+		if b.Budget != nil {
+			// Take from the shared budget a stretch at a time, not at every step.
+			if used := len(b.Out) + len(b.Effects) - taken; used >= budgetStretch {
+				taken += used
+				if b.Budget.Add(-int64(used)) < 0 {
+					b.Overflow = true
+					return
+				}
+			}
 		}
 		r.step(b, it, local)
 	}

@@ -79,6 +79,9 @@ func Run(cfg netsim.Config, until time.Duration, sink trace.Sink) (*netsim.Summa
 	}
 	defer w.Close()
 	w.RunUntil(until)
+	if err := w.Err(); err != nil {
+		return nil, err
+	}
 	w.Finish()
 	return w.Summary(), nil
 }

@@ -1,0 +1,128 @@
+package netsim_test
+
+import (
+	"regexp"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/clusterlab/clusterlab/algos"
+	_ "github.com/clusterlab/clusterlab/algos/mutex"
+	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// flooder answers every message with two to every other process: the number of
+// messages in flight doubles every hop, the shape of a restart storm.
+type flooder struct{}
+
+func (flooder) Step(env *node.Env, ev node.Event) {
+	switch ev.Kind {
+	case node.Start:
+		if env.Self() == 1 {
+			env.Broadcast(node.Message{Type: "ELECTION"})
+		}
+	case node.Deliver:
+		env.Broadcast(node.Message{Type: "ELECTION"})
+		env.Send(ev.From, node.Message{Type: "ANSWER"})
+	}
+}
+
+func (flooder) Status() node.Status { return node.Status{Role: "flooder"} }
+
+func stormConfig(n, limit int, f node.Factory) netsim.Config {
+	ids := make([]node.ID, n)
+	for i := range ids {
+		ids[i] = node.ID(i + 1)
+	}
+	return netsim.Config{Name: "storm", Spec: algos.Spec{Name: "flooder"}, Factory: f, IDs: ids, Seed: 1,
+		Until: time.Second, MaxPending: limit, Monitors: netsim.DefaultMonitors,
+		Net: netsim.Net{Latency: netsim.Latency{Dist: "uniform", Min: time.Millisecond, Mean: 2 * time.Millisecond, Max: 3 * time.Millisecond},
+			Delta: 10 * time.Millisecond}}
+}
+
+func heapMB() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc >> 20
+}
+
+// TestEventStormStopsTheRun floods the network and checks that the guard stops the
+// run with the time and the flooding types, before the queue passes its limit, and
+// that the world then refuses to go on.
+func TestEventStormStopsTheRun(t *testing.T) {
+	cfg := stormConfig(16, 20_000, func(node.ID) node.Algorithm { return flooder{} })
+	// Delays spread over half a second: the flood piles up in flight, window
+	// after window, until the queue is full.
+	cfg.Net.Latency.Max, cfg.Net.Delta = 500*time.Millisecond, time.Second
+	w, err := netsim.New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.RunUntil(time.Second)
+	err = w.Err()
+	if err == nil {
+		t.Fatalf("no storm reported; %d events pending at %v", w.Pending(), w.Now())
+	}
+	re := regexp.MustCompile(`^event storm: 20,000 events pending at t=0\.\d+s; ELECTION 9\d%(, ANSWER \d%)?`)
+	if !re.MatchString(err.Error()) {
+		t.Fatalf("storm error %q does not match %v", err, re)
+	}
+	if w.Pending() > 20_000 {
+		t.Fatalf("%d events pending, over the limit", w.Pending())
+	}
+	if w.Now() >= time.Second {
+		t.Fatalf("the run went on to %v after the storm", w.Now())
+	}
+	at := w.Now()
+	stepped := w.Step()
+	w.RunUntil(2 * time.Second)
+	if stepped || w.Now() != at {
+		t.Fatalf("the world moved from %v to %v after the storm", at, w.Now())
+	}
+}
+
+// TestEventStormInOneWindow: a flood fast enough to make more than the limit within
+// one window is stopped before the world queues any of it.
+func TestEventStormInOneWindow(t *testing.T) {
+	w, err := netsim.New(stormConfig(64, 20_000, func(node.ID) node.Algorithm { return flooder{} }), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.RunUntil(time.Second)
+	re := regexp.MustCompile(`^event storm: [\d,]+ events made within 1ms at t=0\.00\d+s; ELECTION 9\d%`)
+	if err := w.Err(); err == nil || !re.MatchString(err.Error()) {
+		t.Fatalf("storm error %v does not match %v", err, re)
+	}
+	if w.Pending() > 20_000 {
+		t.Fatalf("%d events pending, over the limit", w.Pending())
+	}
+}
+
+// TestEventStormInsideAWindow: a generator asked for 10¹² critical-section requests
+// per second arms a zero-delay timer that re-arms itself, so one process makes
+// events forever at one instant without ever queueing one. The guard stops it too,
+// in bounded memory.
+func TestEventStormInsideAWindow(t *testing.T) {
+	cfg := stormConfig(3, 50_000, nil)
+	spec, f, err := algos.Build("ricart", cfg.IDs, map[string]any{"cs_rate": 1e12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Spec, cfg.Factory = spec, f
+	before := heapMB()
+	w, err := netsim.New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.RunUntil(2 * time.Second)
+	if err := w.Err(); err == nil || !regexp.MustCompile(`^event storm: [\d,]+ events made within 1ms at t=0s; timer cs.gen \d+%`).MatchString(err.Error()) {
+		t.Fatalf("got error %v, want an event storm of cs.gen timers", err)
+	}
+	if grew := heapMB() - before; grew > 200 {
+		t.Fatalf("heap grew by %d MB", grew)
+	}
+}
