@@ -67,6 +67,9 @@ type simCmd struct {
 }
 
 func (c *simCmd) Run() error {
+	if c.Until < 0 || c.Until > presets.MaxUntil {
+		return badInput(fmt.Errorf("--until: found %v, expected 1µs to 24h (leave it out for the scenario's until)", c.Until))
+	}
 	s, cfg, err := session.Open(c.source())
 	if err != nil {
 		return badInput(err)
@@ -147,7 +150,11 @@ func (algosCmd) Run() error {
 		fmt.Printf("%-14s %-9s %s\n", s.Name, s.Family, s.Description)
 		fmt.Printf("%-14s %-9s source: %s; messages: %s\n", "", "", s.Source, strings.Join(s.Messages, ", "))
 		for _, p := range s.Params {
-			fmt.Printf("%-14s %-9s   %s = %q: %s\n", "", "", p.Name, p.Default, p.Doc)
+			doc := p.Doc
+			if r := p.Range(); r != "" {
+				doc += " (" + r + ")"
+			}
+			fmt.Printf("%-14s %-9s   %s = %q: %s\n", "", "", p.Name, p.Default, doc)
 		}
 	}
 	return nil

@@ -7,7 +7,9 @@ package algos
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +32,47 @@ type Param struct {
 	Name    string
 	Default string
 	Doc     string
+	// Min and Max bound a number or a duration, written as in a scenario ("0",
+	// "10000", "1ms"). Empty means 0 below, and above nothing for a number and
+	// MaxDuration for a duration. Unit follows the range in errors ("per second").
+	Min, Max, Unit string
+}
+
+// MaxDuration bounds every duration parameter that sets no Max of its own.
+const MaxDuration = time.Hour
+
+// Range describes a number's or a duration's range for people, such as "0 to
+// 10000 per second" or "0s to 1h"; "" for a parameter of another kind (its
+// Default tells which).
+func (p Param) Range() string {
+	if _, err := strconv.ParseFloat(p.Default, 64); err == nil {
+		return p.rangeText(false)
+	}
+	if _, err := time.ParseDuration(p.Default); err == nil {
+		return p.rangeText(true)
+	}
+	return ""
+}
+
+func (p Param) rangeText(duration bool) string {
+	lo, hi := p.Min, p.Max
+	switch {
+	case lo == "" && duration:
+		lo = "0s"
+	case lo == "":
+		lo = "0"
+	}
+	if hi == "" && duration {
+		hi = "1h"
+	}
+	r := lo + " to " + hi
+	if hi == "" {
+		r = "at least " + lo
+	}
+	if p.Unit != "" {
+		r += " " + p.Unit
+	}
+	return r
 }
 
 // Spec describes one algorithm.
@@ -175,41 +218,82 @@ func (p Params) Duration(name string) (time.Duration, error) {
 	if err != nil || d < 0 {
 		return 0, &ParamError{name, fmt.Sprintf("found %q, expected a duration such as \"100ms\"", s)}
 	}
+	decl, _ := p.spec.Param(name)
+	lo, _ := time.ParseDuration(decl.Min)
+	hi := MaxDuration
+	if decl.Max != "" {
+		hi, _ = time.ParseDuration(decl.Max)
+	}
+	if d < lo || d > hi {
+		return 0, p.outside(name, s, true)
+	}
 	return d, nil
+}
+
+// outside is the error for a value beyond the parameter's range.
+func (p Params) outside(name string, v any, duration bool) error {
+	decl, _ := p.spec.Param(name)
+	return &ParamError{name, fmt.Sprintf("found %s = %v, expected %s", name, quote(v), decl.rangeText(duration))}
+}
+
+// inRange checks a number against the parameter's Min (0 if unset) and Max.
+// Not-a-number and the infinities are never in range.
+func (p Params) inRange(name string, f float64) error {
+	decl, _ := p.spec.Param(name)
+	lo, hi := 0.0, math.Inf(1)
+	if decl.Min != "" {
+		lo, _ = strconv.ParseFloat(decl.Min, 64)
+	}
+	if decl.Max != "" {
+		hi, _ = strconv.ParseFloat(decl.Max, 64)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return &ParamError{name, fmt.Sprintf("found %s = %v, expected a finite number", name, f)}
+	}
+	if !(f >= lo && f <= hi) {
+		return p.outside(name, f, false)
+	}
+	return nil
 }
 
 // Int reads an integer.
 func (p Params) Int(name string) (int, error) {
 	v, _ := p.raw(name)
+	n, ok := 0, false
 	switch x := v.(type) {
 	case int64:
-		return int(x), nil
+		n, ok = int(x), true
 	case int:
-		return x, nil
+		n, ok = x, true
 	case string:
-		var n int
 		if _, err := fmt.Sscanf(x, "%d", &n); err == nil && fmt.Sprint(n) == x {
-			return n, nil
+			ok = true
 		}
 	}
-	return 0, &ParamError{name, fmt.Sprintf("found %v, expected an integer", v)}
+	if !ok {
+		return 0, &ParamError{name, fmt.Sprintf("found %v, expected an integer", v)}
+	}
+	return n, p.inRange(name, float64(n))
 }
 
 // Float reads a number.
 func (p Params) Float(name string) (float64, error) {
 	v, _ := p.raw(name)
+	f, ok := 0.0, false
 	switch x := v.(type) {
 	case float64:
-		return x, nil
+		f, ok = x, true
 	case int64:
-		return float64(x), nil
+		f, ok = float64(x), true
 	case string:
-		var f float64
 		if _, err := fmt.Sscanf(x, "%g", &f); err == nil {
-			return f, nil
+			ok = true
 		}
 	}
-	return 0, &ParamError{name, fmt.Sprintf("found %v, expected a number", v)}
+	if !ok {
+		return 0, &ParamError{name, fmt.Sprintf("found %v, expected a number", v)}
+	}
+	return f, p.inRange(name, f)
 }
 
 // Bool reads true or false.

@@ -273,7 +273,7 @@ func (p *parser) set(a *Action) error {
 		}
 		t := p.toks[2]
 		v, err := strconv.ParseFloat(t.s, 64)
-		if err != nil || v < 0 || v > 1 {
+		if err != nil || !(v >= 0 && v <= 1) { // NaN is not a probability
 			return p.errAt(t.col, "found %q, expected a probability from 0 to 1", t.s)
 		}
 		a.Value = v

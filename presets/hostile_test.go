@@ -70,6 +70,13 @@ var hostile = []struct {
 	{"loss above 1", "algorithm = \"bully\"\nnodes = 3\n[network]\nloss = 1.5", `h.toml:4:8: found loss = 1.5, expected a probability from 0 to 1`},
 	{"negative dup", "algorithm = \"bully\"\nnodes = 3\n[network]\ndup = -0.1", `h.toml:4:7: found dup = -0.1, expected a probability from 0 to 1`},
 	{"loss as text", "algorithm = \"bully\"\nnodes = 3\n[network]\nloss = \"x\"", `h.toml:4:8: found loss = "x", expected a number from 0 to 1 such as 0.1`},
+	{"loss not a number", "algorithm = \"bully\"\nnodes = 3\n[network]\nloss = nan", `h.toml:4:8: found loss = NaN, expected a probability from 0 to 1`},
+	{"link dup infinite", "algorithm = \"bully\"\nnodes = 3\n[[links]]\nfrom = \"n1\"\nto = \"n2\"\ndup = inf", `h.toml:6:7: found dup = +Inf, expected a probability from 0 to 1`},
+	// Algorithm parameters: each number and duration within its range.
+	{"cs_rate too high", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = 1e12", `h.toml:4:11: params.cs_rate: found cs_rate = 1e+12, expected 0 to 10000 per second`},
+	{"cs_rate negative", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = -1", `h.toml:4:11: params.cs_rate: found cs_rate = -1, expected 0 to 10000 per second`},
+	{"cs_rate not a number", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = nan", `h.toml:4:11: params.cs_rate: found cs_rate = NaN, expected a finite number`},
+	{"duration parameter too long", "algorithm = \"bully\"\nnodes = 3\n[params]\nheartbeat = \"2h\"", `h.toml:4:13: params.heartbeat: found heartbeat = "2h", expected 0s to 1h`},
 	// Unknown keys: the keys valid there, and a near miss.
 	{"unknown top-level key", "algorithm = \"bully\"\nnodes = 3\ncolr = 1", `h.toml:3:1: found unknown key "colr", expected one of the top-level keys: name, description, algorithm, nodes, ids, seed, until, topology, edges, degree, order, faults, params, network, monitors, links, script, expect`},
 	{"typo in [network]", "algorithm = \"bully\"\nnodes = 3\n[network]\nlos = 0.1", `h.toml:4:1: found unknown key "los" (did you mean "loss"?), expected one of the keys of [network]: latency, loss, dup, gst, delta, pre_gst`},

@@ -104,6 +104,7 @@ func TestBadActions(t *testing.T) {
 		{"partition n1 | | n2", `col 16: found an empty group, expected nodes such as n1,n2`},
 		{"slow n2 0", `col 9: found "0", expected a whole factor from 1 to 1000`},
 		{"set loss 2", `col 10: found "2", expected a probability from 0 to 1`},
+		{"set loss nan", `col 10: found "nan", expected a probability from 0 to 1`},
 		{"set speed 2", `col 5: found "speed", expected a knob: loss, dup or latency`},
 		{"set latency uniform 5ms", `col 13: expected a latency such as`},
 		{"request n2 lunch", `col 12: found "lunch", expected "election" or "cs"`},

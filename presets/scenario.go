@@ -245,10 +245,10 @@ func (s *Scenario) check(file string, pos positions) error {
 		if !hasID(ids, l.To) || l.To == l.From {
 			return fail(at+".to", "found to = %q, expected another of the scenario's nodes (%s)", l.To, nodeRange(ids))
 		}
-		if l.Loss != nil && (*l.Loss < 0 || *l.Loss > 1) {
+		if l.Loss != nil && !probability(*l.Loss) {
 			return fail(at+".loss", "found loss = %v, expected a probability from 0 to 1", *l.Loss)
 		}
-		if l.Dup != nil && (*l.Dup < 0 || *l.Dup > 1) {
+		if l.Dup != nil && !probability(*l.Dup) {
 			return fail(at+".dup", "found dup = %v, expected a probability from 0 to 1", *l.Dup)
 		}
 		if l.Latency != nil {
@@ -426,6 +426,9 @@ func quoteValue(v any) string {
 	return fmt.Sprint(v)
 }
 
+// probability reports whether x is from 0 to 1 (not-a-number is not).
+func probability(x float64) bool { return x >= 0 && x <= 1 }
+
 // nodeRange names the scenario's nodes briefly: "n1 … n5".
 func nodeRange(ids []node.ID) string {
 	switch len(ids) {
@@ -493,10 +496,10 @@ func (s *Scenario) checkNetwork(fail func(path, format string, args ...any) erro
 	if err := n.Latency.check("network.latency", fail); err != nil {
 		return err
 	}
-	if n.Loss < 0 || n.Loss > 1 {
+	if !probability(n.Loss) {
 		return fail("network.loss", "found loss = %v, expected a probability from 0 to 1", n.Loss)
 	}
-	if n.Dup < 0 || n.Dup > 1 {
+	if !probability(n.Dup) {
 		return fail("network.dup", "found dup = %v, expected a probability from 0 to 1", n.Dup)
 	}
 	if n.GST == "" {
@@ -523,7 +526,7 @@ func (s *Scenario) checkNetwork(fail func(path, format string, args ...any) erro
 		l := n.Loss
 		n.PreGST.Loss = &l
 	}
-	if *n.PreGST.Loss < 0 || *n.PreGST.Loss > 1 {
+	if !probability(*n.PreGST.Loss) {
 		return fail("network.pre_gst.loss", "found loss = %v, expected a probability from 0 to 1", *n.PreGST.Loss)
 	}
 	m := &s.Monitors

@@ -1,7 +1,6 @@
 package mutex
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -16,7 +15,7 @@ const (
 
 // workloadParams are the parameters every mutex algorithm takes.
 var workloadParams = []algos.Param{
-	{Name: "cs_rate", Default: "0", Doc: "requests per second per node made by the generator (exponential gaps from the node's seeded source); 0 turns the generator off"},
+	{Name: "cs_rate", Default: "0", Max: "10000", Unit: "per second", Doc: "requests per second per node made by the generator (exponential gaps from the node's seeded source); 0 turns the generator off"},
 	{Name: "cs_hold", Default: "50ms", Doc: "how long a process stays in the critical section once it enters"},
 }
 
@@ -35,9 +34,6 @@ func readWorkload(p algos.Params) (workloadConfig, error) {
 	rate, err := p.Float("cs_rate")
 	if err != nil {
 		return workloadConfig{}, err
-	}
-	if rate < 0 {
-		return workloadConfig{}, &algos.ParamError{Name: "cs_rate", Msg: fmt.Sprintf("found %g, expected a rate >= 0 (requests per second per node)", rate)}
 	}
 	hold, err := p.Duration("cs_hold")
 	if err != nil {
