@@ -265,6 +265,7 @@ func (c *exportCmd) Run() error {
 		return badInput(err)
 	}
 	o.Cast.Render = tui.Renderer() // the cast shows the real dashboard
+	o.TraceName = c.File
 	// Render first, so that a refused export leaves no file behind.
 	var outs []string
 	if o.Split && o.Format == "mermaid" {

@@ -49,6 +49,9 @@ type Scenario struct {
 	Links       []Link         `toml:"links" json:"links,omitempty"`
 	Script      []Step         `toml:"script" json:"script,omitempty"`
 	Expect      []Expect       `toml:"expect" json:"expect,omitempty"`
+	// Questions are for the student: the Markdown report ends with them, each
+	// with room for an answer. They travel in the trace header with the rest.
+	Questions []string `toml:"questions" json:"questions,omitempty"`
 }
 
 // Latency is a delay distribution as written: durations as strings.

@@ -144,6 +144,8 @@ type Options struct {
 	Split bool
 	// Table is the CSV table: "messages" or "events".
 	Table string
+	// TraceName is the trace's file name, for the commands the report shows.
+	TraceName string
 }
 
 // ParseOptions checks f against trace t. Errors are one line naming the flag and
@@ -256,7 +258,7 @@ func Write(out io.Writer, t *trace.Trace, o Options) error {
 	}
 	switch o.Format {
 	case "md":
-		return markdown(out, t, o.Window, o.Split)
+		return markdown(out, t, o)
 	case "mermaid":
 		return Mermaid(out, t, o.Window)
 	case "shiviz":

@@ -59,6 +59,19 @@ type report struct {
 
 	split bool     // show the whole diagram, in parts
 	parts []string // the parts, when split
+
+	cleared   map[uint64]*trace.Event // alert-cleared events by the alert's Seq
+	agreedAt  []agreed                // each election's end
+	userActs  int                     // actions taken by a user (not the script)
+	traceName string                  // the trace file, for the commands shown
+}
+
+// agreed is the end of an election: when every live node named leader, and the
+// messages sent since the previous one, heartbeats apart.
+type agreed struct {
+	t        int64
+	leader   node.ID
+	messages int
 }
 
 // Markdown writes a homework report of the window: what ran (scenario, algorithm,
@@ -67,13 +80,17 @@ type report struct {
 // algorithm has one, alerts, detection latencies, expectations, the final state and
 // a Mermaid diagram of the DiagramMessages messages around the first alert or fault
 // (or the busiest such stretch if there is neither).
-func Markdown(out io.Writer, t *trace.Trace, w Window) error { return markdown(out, t, w, false) }
+func Markdown(out io.Writer, t *trace.Trace, w Window) error {
+	return markdown(out, t, Options{Format: "md", Window: w})
+}
 
-// markdown writes the report; with split, its diagram is the window's whole
-// diagram in consecutive blocks (MermaidParts) instead of an excerpt.
-func markdown(out io.Writer, t *trace.Trace, w Window, split bool) error {
+// markdown writes the report of o.Window; with o.Split, its diagram is the
+// window's whole diagram in consecutive blocks (MermaidParts) instead of an
+// excerpt. o.TraceName names the trace in the commands it shows.
+func markdown(out io.Writer, t *trace.Trace, o Options) error {
+	w, split := o.Window, o.Split
 	r := gather(t, w)
-	r.split = split
+	r.split, r.traceName = split, o.TraceName
 	if split {
 		parts, err := MermaidParts(t, w)
 		if err != nil {
@@ -88,7 +105,18 @@ func markdown(out io.Writer, t *trace.Trace, w Window, split bool) error {
 
 func gather(t *trace.Trace, w Window) *report {
 	info := &t.Header.Info
-	r := &report{t: t, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, first: -1}
+	r := &report{t: t, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, first: -1,
+		cleared: map[uint64]*trace.Event{}}
+	for i := range t.Events {
+		e := &t.Events[i]
+		switch {
+		case e.Ev == trace.AlertCleared && e.Ref != 0:
+			r.cleared[e.Ref] = e
+		case e.Ev == trace.Action && e.By == "user":
+			r.userActs++
+		}
+	}
+	spanMsgs := 0 // messages sent in the window since the last election ended, heartbeats apart
 	st := trace.NewState(t.Header)
 	lead := newLeaders()
 	agree := newAgreement(info.IDs)
@@ -134,7 +162,12 @@ func gather(t *trace.Trace, w Window) *report {
 		}
 		r.last = e.T
 		r.events++
+		if e.Ev == trace.Send && !isHeartbeat(e.Msg.Type) {
+			spanMsgs++
+		}
 		if agree.changed {
+			r.agreedAt = append(r.agreedAt, agreed{t: e.T, leader: agree.agreed, messages: spanMsgs})
+			spanMsgs = 0
 			r.elections++
 			if leaderDown >= 0 {
 				r.recoveries = append(r.recoveries, e.T-leaderDown)
@@ -260,6 +293,9 @@ func (r *report) write(b *bufio.Writer) {
 	}
 	p(" |\n\n")
 
+	r.writeReproduce(p)
+	r.writeSettings(p)
+
 	p("## Faults and leader changes\n\n")
 	if len(r.timeline) == 0 {
 		p("No faults, markers or leader changes.\n\n")
@@ -284,30 +320,7 @@ func (r *report) write(b *bufio.Writer) {
 	r.writeMessages(p)
 	r.writeTextbook(p)
 
-	p("## Alerts\n\n")
-	if len(r.alerts) == 0 {
-		p("No alerts.\n\n")
-	} else {
-		var kinds []string
-		for k := range r.alertKinds {
-			kinds = append(kinds, k)
-		}
-		sort.Strings(kinds)
-		var parts []string
-		for _, k := range kinds {
-			parts = append(parts, fmt.Sprintf("%s %d", k, r.alertKinds[k]))
-		}
-		p("%s: %s.\n\n", plural(len(r.alerts), "alert"), mdText(strings.Join(parts, ", ")))
-		p("| time | alert | details |\n|---:|---|---|\n")
-		for i, a := range r.alerts {
-			if i == 50 {
-				p("| | … | %d more |\n", len(r.alerts)-i)
-				break
-			}
-			p("| %s | %s | %s |\n", fmtT(a.T), mdText(a.Kind), mdText(a.Text))
-		}
-		p("\n")
-	}
+	r.writeAlerts(p)
 
 	if len(r.detects) > 0 || info.Family == "detector" {
 		p("## Detection latencies\n\n")
@@ -350,24 +363,7 @@ func (r *report) write(b *bufio.Writer) {
 		p("\n")
 	}
 
-	p("## State at %s\n\n", fmtT(r.final.T))
-	p("| node | state | incarnation | role | leader | term | cs | suspects |\n|---|---|---:|---|---|---:|---|---|\n")
-	for _, n := range r.final.Nodes {
-		if !r.w.Has(n.ID) {
-			continue
-		}
-		state := "up"
-		if !n.Up {
-			state = "down"
-		}
-		term := ""
-		if n.Status.Term != 0 {
-			term = fmt.Sprint(n.Status.Term)
-		}
-		p("| %v | %s | %d | %s | %v | %s | %s | %s |\n", n.ID, state, n.Inc, mdText(n.Status.Role), n.Status.Leader, term, n.Status.CS,
-			joinIDs(n.Status.Suspects, " "))
-	}
-	p("\n")
+	r.writeFinal(p)
 
 	if r.split {
 		p("## Sequence diagram\n\nAll of %s, in %s of at most %d characters each (Mermaid's limit), in time order; the numbering goes on from one to the next.\n",
@@ -375,13 +371,14 @@ func (r *report) write(b *bufio.Writer) {
 		for _, d := range r.parts {
 			p("\n```mermaid\n%s```\n", d)
 		}
-		return
+	} else {
+		dw, what := r.diagramWindow()
+		p("## Sequence diagram\n\n%s\n\n", what)
+		var d strings.Builder
+		mermaid(&d, t, dw, "", 1, nil)
+		p("```mermaid\n%s```\n", d.String())
 	}
-	dw, what := r.diagramWindow()
-	p("## Sequence diagram\n\n%s\n\n", what)
-	var d strings.Builder
-	mermaid(&d, t, dw, "", 1, nil)
-	p("```mermaid\n%s```\n", d.String())
+	r.writeQuestions(p)
 }
 
 func (r *report) writeMessages(p func(string, ...any)) {
@@ -549,6 +546,15 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 	}
 	p("| | messages per %s |\n|---|---:|\n", unit)
 	p("| measured: %d sent / %d | %s |\n", sent, count, trimFloat(float64(sent)/float64(count)))
+	hb := 0
+	for k, n := range sentBy {
+		if isHeartbeat(k) {
+			hb += n
+		}
+	}
+	if hb > 0 {
+		p("| measured without heartbeats (%d %s left out): %d sent / %d | %s |\n", hb, heartbeatNames(sentBy), sent-hb, count, trimFloat(float64(sent-hb)/float64(count)))
+	}
 	if ok {
 		p("| textbook: %s, N = %d | %s |\n", mdText(formula), len(info.IDs), trimFloat(want))
 	} else {
@@ -559,6 +565,45 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 		p(" The textbook figure assumes no failures and no contention; retries, lost messages and crashes add to the measured one.")
 	}
 	p("\n\n")
+	if election && len(r.agreedAt) > 0 {
+		p("Each election, with the messages sent since the one before (from the start for the first), heartbeats left out:\n\n")
+		p("| election | agreed at | leader | messages without heartbeats |")
+		if ok && per == "election" {
+			p(" textbook |\n|---:|---:|---|---:|---:|\n")
+		} else {
+			p("\n|---:|---:|---|---:|\n")
+		}
+		for i, a := range r.agreedAt {
+			p("| %d | %s | %v | %d |", i+1, fmtT(a.t), a.leader, a.messages)
+			if ok && per == "election" {
+				p(" %s |", trimFloat(want))
+			}
+			p("\n")
+		}
+		p("\n")
+	}
+}
+
+// isHeartbeat reports whether messages of type typ only say "I am alive": the
+// failure detector under an election, not the election itself.
+func isHeartbeat(typ string) bool {
+	switch typ {
+	case "HEARTBEAT", "TEST_REQ", "TEST_REP":
+		return true
+	}
+	return false
+}
+
+// heartbeatNames lists the heartbeat types among sentBy's keys.
+func heartbeatNames(sentBy map[string]int) string {
+	var out []string
+	for k := range sentBy {
+		if isHeartbeat(k) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }
 
 // diagramWindow is the report's diagram: the DiagramMessages messages around the

@@ -1,0 +1,315 @@
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/presets"
+)
+
+// scenarioOf decodes the scenario stored in the trace header, or nil.
+func scenarioOf(t *trace.Trace) *presets.Scenario {
+	if len(t.Header.Scenario) == 0 {
+		return nil
+	}
+	var s presets.Scenario
+	if err := json.Unmarshal(t.Header.Scenario, &s); err != nil {
+		return nil
+	}
+	return &s
+}
+
+// presetName is the embedded preset the trace's scenario is, seed apart, or "".
+func presetName(t *trace.Trace) string {
+	s := scenarioOf(t)
+	if s == nil {
+		return ""
+	}
+	p, err := presets.Load(s.Name)
+	if err != nil {
+		return ""
+	}
+	a, b := *s, *p
+	a.Seed, b.Seed = 0, 0
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil || !bytes.Equal(ja, jb) {
+		return ""
+	}
+	return s.Name
+}
+
+// writeReproduce gives the commands that re-run the recording and check it.
+func (r *report) writeReproduce(p func(string, ...any)) {
+	t := r.t
+	file := r.traceName
+	if file == "" {
+		file = "TRACE.jsonl"
+	}
+	p("## Reproduce\n\n")
+	name := presetName(t)
+	switch {
+	case r.userActs > 0:
+		p("The run had %s taken in the dashboard, recorded in the trace; `verify` re-runs the scenario from the trace header with them:\n\n", plural(r.userActs, "user action"))
+		p("```sh\nclusterlab verify %s\n```\n\n", shellQuote(file))
+	case name != "":
+		p("The scenario is the embedded preset %s; this re-runs it and records the same trace (the same hash):\n\n", mdText(name))
+		p("```sh\nclusterlab sim --preset %s --seed %d --until %s --record %s\nclusterlab verify %s\n```\n\n",
+			shellQuote(name), t.Header.Seed, fmtT(t.Header.Info.Until), shellQuote("rerun.jsonl"), shellQuote(file))
+	default:
+		p("The scenario is stored whole in the trace header (it is not an embedded preset); `verify` re-runs it from there and compares every event:\n\n")
+		p("```sh\nclusterlab verify %s\n```\n\n", shellQuote(file))
+	}
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// writeSettings lists the algorithm's parameters, with its defaults for those the
+// scenario left out, and the network and monitor settings, from the trace header.
+func (r *report) writeSettings(p func(string, ...any)) {
+	info := &r.t.Header.Info
+	s := scenarioOf(r.t)
+	p("## Parameters and network\n\n")
+	given := map[string]any{}
+	if s != nil {
+		given = s.Params
+	}
+	type row struct{ name, value, note string }
+	var rows []row
+	spec, known := algos.Lookup(info.Algorithm)
+	if known {
+		for _, prm := range spec.Params {
+			if v, ok := given[prm.Name]; ok {
+				rows = append(rows, row{prm.Name, valueText(v), prm.Doc})
+			} else {
+				rows = append(rows, row{prm.Name, prm.Default + " (default)", prm.Doc})
+			}
+		}
+	}
+	var extra []string
+	for k := range given {
+		if !known || !slices.ContainsFunc(spec.Params, func(x algos.Param) bool { return x.Name == k }) {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	for _, k := range extra {
+		rows = append(rows, row{k, valueText(given[k]), ""})
+	}
+	if len(rows) == 0 {
+		p("%s takes no parameters.\n\n", mdText(info.Algorithm))
+	} else {
+		p("| parameter of %s | value | meaning |\n|---|---|---|\n", mdText(info.Algorithm))
+		for _, x := range rows {
+			p("| %s | %s | %s |\n", mdText(x.name), mdText(x.value), mdText(x.note))
+		}
+		p("\n")
+	}
+	p("| network | |\n|---|---|\n")
+	topo := info.Topology
+	if s != nil && s.Degree != 0 {
+		topo += fmt.Sprintf(", degree %d", s.Degree)
+	}
+	if s != nil && len(s.Edges) > 0 {
+		topo += fmt.Sprintf(", %d edges", len(s.Edges))
+	}
+	p("| topology | %s |\n", mdText(topo))
+	p("| latency | %s |\n", mdText(info.Latency))
+	p("| loss | %g |\n| duplication | %g |\n| Δ (delay bound after GST) | %s |\n", info.Loss, info.Dup, fmtT(info.Delta))
+	switch {
+	case info.GST == 0:
+		p("| GST | 0s: synchronous from the start |\n")
+	case info.GST < 0:
+		p("| GST | never: asynchronous throughout |\n")
+	default:
+		p("| GST | %s |\n", fmtT(info.GST))
+		if info.PreLatency != "" {
+			p("| before GST | latency %s, loss %g |\n", mdText(info.PreLatency), info.PreLoss)
+		}
+	}
+	if s != nil {
+		for _, l := range s.Links {
+			b, _ := json.Marshal(l)
+			p("| link | %s |\n", mdText(jsonText(b)))
+		}
+		m := s.Monitors
+		b, _ := json.Marshal(m)
+		p("| monitors | %s |\n", mdText(jsonText(b)))
+	}
+	p("| run until | %s |\n\n", fmtT(info.Until))
+}
+
+// valueText renders a parameter value as TOML would show it.
+func valueText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = valueText(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return fmt.Sprint(v)
+}
+
+// jsonText renders a small JSON object as "key value, key value", nested objects
+// in parentheses, without quotes.
+func jsonText(b []byte) string {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return string(b)
+	}
+	var render func(v any) string
+	render = func(v any) string {
+		switch x := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			var parts []string
+			for _, k := range keys {
+				if x[k] == nil || x[k] == "" {
+					continue
+				}
+				parts = append(parts, k+" "+render(x[k]))
+			}
+			return strings.Join(parts, ", ")
+		case []any:
+			parts := make([]string, len(x))
+			for i, e := range x {
+				parts[i] = render(e)
+			}
+			return "[" + strings.Join(parts, " ") + "]"
+		}
+		return fmt.Sprint(v)
+	}
+	return render(v)
+}
+
+// writeAlerts lists every alert of the window as an interval, from the alert to
+// the alert-cleared event that closes it; one never cleared lasts to the end of
+// the trace and says so.
+func (r *report) writeAlerts(p func(string, ...any)) {
+	p("## Alerts\n\n")
+	if len(r.alerts) == 0 {
+		p("No alerts.\n\n")
+		return
+	}
+	var kinds []string
+	for k := range r.alertKinds {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	var parts []string
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s %d", k, r.alertKinds[k]))
+	}
+	p("%s: %s. Each lasts from the alert until the monitor clears it (the condition no longer holds).\n\n", plural(len(r.alerts), "alert"), mdText(strings.Join(parts, ", ")))
+	end := int64(0)
+	if n := len(r.t.Events); n > 0 {
+		end = r.t.Events[n-1].T
+	}
+	p("| alert | start | end | duration | details |\n|---|---:|---:|---:|---|\n")
+	for i, a := range r.alerts {
+		if i == 50 {
+			p("| … | | | | %d more |\n", len(r.alerts)-i)
+			break
+		}
+		details := a.Text
+		if c, ok := r.cleared[a.Seq]; ok {
+			if c.Text != "" {
+				details += "; cleared: " + c.Text
+			}
+			p("| %s | %s | %s | %s | %s |\n", mdText(a.Kind), fmtT(a.T), fmtT(c.T), fmtT(c.T-a.T), mdText(details))
+		} else {
+			p("| %s | %s | not cleared: runs to the end of the trace (%s) | at least %s | %s |\n", mdText(a.Kind), fmtT(a.T), fmtT(end), fmtT(end-a.T), mdText(details))
+		}
+	}
+	p("\n")
+}
+
+// writeFinal is the state of every selected node at the end, with the columns that
+// fit the family: a leader and term where an algorithm names them, a critical-
+// section state for mutual exclusion, suspects for failure detectors; any column
+// that some node fills is shown whatever the family.
+func (r *report) writeFinal(p func(string, ...any)) {
+	family := r.t.Header.Info.Family
+	nodes := slices.DeleteFunc(slices.Clone(r.final.Nodes), func(n trace.NodeView) bool { return !r.w.Has(n.ID) })
+	any := func(f func(s *node.Status) bool) bool {
+		return slices.ContainsFunc(nodes, func(n trace.NodeView) bool { return f(&n.Status) })
+	}
+	type col struct {
+		name, align string
+		cell        func(s *node.Status) string
+	}
+	var cols []col
+	if any(func(s *node.Status) bool { return s.Role != "" }) {
+		cols = append(cols, col{"role", "---", func(s *node.Status) string { return mdText(s.Role) }})
+	}
+	if family == "election" || any(func(s *node.Status) bool { return s.Leader != node.None }) {
+		cols = append(cols, col{"leader", "---", func(s *node.Status) string { return idText(s.Leader) }})
+	}
+	if any(func(s *node.Status) bool { return s.Term != 0 }) {
+		cols = append(cols, col{"term", "---:", func(s *node.Status) string { return numText(s.Term) }})
+	}
+	if family == "mutex" || any(func(s *node.Status) bool { return s.CS != node.CSNone }) {
+		cols = append(cols, col{"cs", "---", func(s *node.Status) string {
+			if s.CS == node.CSNone {
+				return ""
+			}
+			return s.CS.String()
+		}})
+	}
+	if family == "detector" || any(func(s *node.Status) bool { return len(s.Suspects) > 0 }) {
+		cols = append(cols, col{"suspects", "---", func(s *node.Status) string { return joinIDs(s.Suspects, " ") }})
+	}
+	p("## State at %s\n\n| node | state | incarnation |", fmtT(r.final.T))
+	sep := "|---|---|---:|"
+	for _, c := range cols {
+		p(" %s |", c.name)
+		sep += c.align + "|"
+	}
+	p("\n%s\n", sep)
+	for _, n := range nodes {
+		state := "up"
+		if !n.Up {
+			state = "down"
+		}
+		p("| %v | %s | %d |", n.ID, state, n.Inc)
+		for _, c := range cols {
+			p(" %s |", c.cell(&n.Status))
+		}
+		p("\n")
+	}
+	p("\n")
+}
+
+// writeQuestions ends the report with the scenario's questions, each with room
+// for the answer.
+func (r *report) writeQuestions(p func(string, ...any)) {
+	s := scenarioOf(r.t)
+	if s == nil || len(s.Questions) == 0 {
+		return
+	}
+	p("\n## Questions\n\nAnswer under each question.\n")
+	for i, q := range s.Questions {
+		p("\n### Question %d\n\n%s\n\n**Answer:**\n\n&nbsp;\n\n&nbsp;\n\n&nbsp;\n", i+1, mdText(q))
+	}
+}

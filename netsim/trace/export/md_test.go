@@ -1,0 +1,105 @@
+package export
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// TestMarkdownSettingsAndCommand: the report gives the parameters (with defaults),
+// the network, the command that re-runs the preset and the trace hash.
+func TestMarkdownSettingsAndCommand(t *testing.T) {
+	tr := record(t, "bully-split-brain")
+	md := export(t, tr, Flags{Format: "md"})
+	for _, want := range []string{
+		"| heartbeat | 100ms |",
+		"| t_proc | 5ms (default) |",
+		"| latency | uniform 5ms 20ms |",
+		"| GST | 0s: synchronous from the start |",
+		"clusterlab sim --preset bully-split-brain --seed 7 --until 12s --record rerun.jsonl\n",
+		"| Trace hash | `" + tr.Hash + "`",
+		"| measured without heartbeats (",
+		"| election | agreed at | leader | messages without heartbeats |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	// A scenario that is no preset is re-run by verify.
+	md = export(t, record(t, faultsFile), Flags{Format: "md"})
+	if !strings.Contains(md, "it is not an embedded preset") || !strings.Contains(md, "clusterlab verify TRACE.jsonl") {
+		t.Error("the faults scenario's report does not say how to re-run it")
+	}
+}
+
+// TestMarkdownAlertIntervals pairs alerts with the alert-cleared events that
+// close them; one never cleared runs to the end of the trace and says so.
+func TestMarkdownAlertIntervals(t *testing.T) {
+	tr := &trace.Trace{Header: trace.Header{Format: trace.Format, Version: trace.Version, Seed: 1,
+		Info: trace.Info{Name: "alerts", Algorithm: "bully", Family: "election", IDs: []node.ID{1, 2, 3}}}}
+	add := func(e trace.Event) {
+		e.Seq = uint64(len(tr.Events) + 1)
+		tr.Events = append(tr.Events, e)
+	}
+	add(trace.Event{T: 3_420_000, Ev: trace.Alert, Kind: "split-brain", Text: "2 leaders"})
+	add(trace.Event{T: 4_000_000, Ev: trace.Alert, Kind: "no-leader", Text: "no leader"})
+	add(trace.Event{T: 8_030_000, Ev: trace.AlertCleared, Ref: 1, Text: "one leader again"})
+	add(trace.Event{T: 9_000_000, Ev: trace.Marker, Text: "end"})
+	md := export(t, tr, Flags{Format: "md"})
+	for _, want := range []string{
+		"| split-brain | 3.42s | 8.03s | 4.61s | 2 leaders; cleared: one leader again |",
+		"| no-leader | 4s | not cleared: runs to the end of the trace (9s) | at least 5s | no leader |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q in\n%s", want, md)
+		}
+	}
+}
+
+// TestMarkdownColumnsFitTheFamily: a mutex report has no leader or term column,
+// an election report no critical-section column.
+func TestMarkdownColumnsFitTheFamily(t *testing.T) {
+	state := func(md string) string {
+		_, s, _ := strings.Cut(md, "## State at ")
+		s, _, _ = strings.Cut(s, "\n\n## ")
+		return s
+	}
+	if s := state(export(t, record(t, "ricart"), Flags{Format: "md"})); strings.Contains(s, "leader") || strings.Contains(s, "term") || !strings.Contains(s, "| cs |") {
+		t.Errorf("mutex state table:\n%s", s)
+	}
+	if s := state(export(t, record(t, "bully-split-brain"), Flags{Format: "md"})); !strings.Contains(s, "| leader |") || strings.Contains(s, "| cs |") {
+		t.Errorf("election state table:\n%s", s)
+	}
+}
+
+// TestMarkdownQuestions: a scenario's questions end the report, each with room
+// for an answer.
+func TestMarkdownQuestions(t *testing.T) {
+	src := *record(t, "bully-split-brain")
+	var sc map[string]any
+	if err := json.Unmarshal(src.Header.Scenario, &sc); err != nil {
+		t.Fatal(err)
+	}
+	sc["questions"] = []string{"Why does n2 lead | at 3.4s?", "How long is the split brain?"}
+	b, _ := json.Marshal(sc)
+	src.Header.Scenario = b
+	md := export(t, &src, Flags{Format: "md"})
+	_, tail, ok := strings.Cut(md, "\n## Questions\n")
+	if !ok {
+		t.Fatal("no questions section")
+	}
+	if strings.Contains(tail, "\n## ") || strings.Contains(tail, "```") {
+		t.Error("the questions are not the end of the report")
+	}
+	for _, want := range []string{"### Question 1\n\nWhy does n2 lead \\| at 3.4s?\n\n**Answer:**\n", "### Question 2\n\nHow long is the split brain?\n"} {
+		if !strings.Contains(tail, want) {
+			t.Errorf("questions lack %q:\n%s", want, tail)
+		}
+	}
+	if strings.Contains(export(t, record(t, "bully-split-brain"), Flags{Format: "md"}), "## Questions") {
+		t.Error("a questions section without questions")
+	}
+}
