@@ -3,6 +3,7 @@ package presets
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -15,8 +16,10 @@ import (
 
 // Orders lists the values of the scenario key `order`: how the ids are laid along
 // the ring (and the ring order every algorithm sees). "random" shuffles them from
-// the scenario's seed.
-var Orders = []string{"increasing", "decreasing", "random"}
+// the scenario's seed; "bit-reversal" puts the ids, largest first, at the
+// bit-reversed positions (8 4 6 2 7 3 5 1 for 8), where every round of a
+// neighbour-comparing election such as Franklin's keeps exactly half.
+var Orders = []string{"increasing", "decreasing", "random", "bit-reversal"}
 
 // Faults is the [faults] table: a generator of crashes, recoveries and partitions
 // drawn from the scenario's seed. Resolve expands it into timed script actions, so
@@ -105,6 +108,19 @@ func (s *Scenario) ordered(ids []node.ID) []node.ID {
 		slices.Sort(ids)
 		r := rand.New(rand.NewPCG(s.Seed, 0x6f72646572)) // "order"
 		r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	case "bit-reversal":
+		slices.Sort(ids)
+		slices.Reverse(ids)
+		k := bits.Len(uint(len(ids) - 1))
+		out := make([]node.ID, 0, len(ids))
+		for i := range 1 << k {
+			if r := bits.Reverse(uint(i)) >> (bits.UintSize - k); k > 0 && int(r) < len(ids) {
+				out = append(out, ids[r])
+			} else if k == 0 {
+				out = append(out, ids[0])
+			}
+		}
+		return out
 	}
 	return ids
 }

@@ -77,7 +77,7 @@ func TestOrder(t *testing.T) {
 	for _, tc := range []struct {
 		order string
 		want  []node.ID
-	}{{"increasing", []node.ID{1, 2, 3, 4}}, {"decreasing", []node.ID{4, 3, 2, 1}}} {
+	}{{"increasing", []node.ID{1, 2, 3, 4}}, {"decreasing", []node.ID{4, 3, 2, 1}}, {"bit-reversal", []node.ID{4, 2, 3, 1}}} {
 		s, err := Parse("o.toml", []byte("algorithm = \"heartbeat-dp\"\nids = [3, 1, 4, 2]\norder = \""+tc.order+"\"\n"))
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +97,7 @@ func TestOrder(t *testing.T) {
 
 func TestBadFaults(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
-		{"order = \"sideways\"", `b.toml:3:9: found order = "sideways", expected increasing, decreasing, random`},
+		{"order = \"sideways\"", `b.toml:3:9: found order = "sideways", expected increasing, decreasing, random, bit-reversal`},
 		{"[faults]\ncrash_rate = \"often\"", `b.toml:4:14: found "often", expected a rate such as "0.2/s"`},
 		{"[faults]\nnodes = [\"n9\"]", `b.toml:4:10: found "n9", expected one of the scenario's nodes`},
 		{"[faults]\ndown_for = {dist = \"uniform\", min = \"1s\", max = \"1ms\"}", `b.toml:4:37: found min = "1s" above max = "1ms", expected min <= max`},

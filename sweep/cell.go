@@ -132,13 +132,19 @@ func (s *Sweep) cellError(c Cell, idx []int, setKeys []string, err error) error 
 	return s.fail(path, "in the cell %s: %s", s.Label(c), msg)
 }
 
-// setPath sets a dotted scenario key. nodes and ids replace each other.
+// setPath sets a dotted scenario key. nodes and ids replace each other, and a
+// topology other than graph drops the graph's degree and edges.
 func setPath(m map[string]any, path string, v any) {
 	switch path {
 	case "nodes":
 		delete(m, "ids")
 	case "ids":
 		delete(m, "nodes")
+	case "topology":
+		if v != "graph" {
+			delete(m, "degree")
+			delete(m, "edges")
+		}
 	}
 	parts := strings.Split(path, ".")
 	for _, p := range parts[:len(parts)-1] {

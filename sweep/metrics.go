@@ -18,7 +18,7 @@ var metricPatterns = []string{
 	"events", "sent.total", "sent.TYPE", "delivered.total", "dropped.total",
 	"elections", "rounds", "time_to_leader_s",
 	"entries", "per_entry.total", "per_entry.TYPE", "client_delay_s", "sync_delay_s",
-	"detection_latency_s", "false_suspicions_before_gst", "false_suspicions_after_gst",
+	"detection_latency_s", "false_suspicions_before_gst", "false_suspicions_after_gst", "final_timeout_s",
 	"alerts.KIND", "violations", "violations_per_entry",
 }
 
@@ -57,7 +57,7 @@ func columns(specs []algos.Spec) []string {
 		out = append(out, "per_entry."+t)
 	}
 	out = append(out, "client_delay_s", "sync_delay_s", "detection_latency_s",
-		"false_suspicions_before_gst", "false_suspicions_after_gst")
+		"false_suspicions_before_gst", "false_suspicions_after_gst", "final_timeout_s")
 	for _, k := range netsim.AlertKinds {
 		out = append(out, "alerts."+k)
 	}
@@ -204,6 +204,16 @@ func fromSummary(s *netsim.Summary, v map[string]float64) {
 	case algos.Detector:
 		v["false_suspicions_before_gst"] = float64(s.Detector.FalseSuspicionsBefore)
 		v["false_suspicions_after_gst"] = float64(s.Detector.FalseSuspicionsAfter)
+		sum, n := 0.0, 0
+		for _, nd := range s.Nodes {
+			if t, ok := nd.Counters["timeout_ms"]; ok && nd.Up {
+				sum += float64(t) / 1000
+				n++
+			}
+		}
+		if n > 0 {
+			v["final_timeout_s"] = sum / float64(n)
+		}
 	}
 	sum, n := 0.0, 0
 	for _, d := range s.Detector.Detections {
