@@ -90,7 +90,15 @@ func (c *simCmd) Run() error {
 		}
 		sink = rec
 	}
-	sum, err := session.Run(cfg, c.Until, sink)
+	// A long run shows its progress on a terminal, and prints nothing extra when
+	// stderr is piped.
+	var report func(session.Progress)
+	if isTerminal(os.Stderr) {
+		line := &session.ProgressLine{Out: os.Stderr}
+		defer line.Clear()
+		report = line.Report
+	}
+	sum, err := session.RunWatched(cfg, c.Until, sink, report)
 	if rec != nil {
 		if cerr := rec.Close(); err == nil {
 			err = cerr
@@ -124,6 +132,12 @@ func (c *simCmd) Run() error {
 		return &exitError{1, errors.New("an expectation failed")}
 	}
 	return nil
+}
+
+// isTerminal reports whether f is a character device, as a terminal is.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 type presetsCmd struct{}

@@ -347,7 +347,9 @@ func (s *Summary) printNodes(out io.Writer) {
 	}
 }
 
-// thousands writes n with commas between groups of three digits.
+// Thousands writes n with commas between groups of three digits: 3,996.
+func Thousands(n int) string { return thousands(n) }
+
 func thousands(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0; i -= 3 {

@@ -17,7 +17,6 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -319,13 +318,13 @@ func (s *Scenario) checkIDs(pos positions, fail func(path, format string, args .
 	case len(s.IDs) > 0 && s.Nodes != 0 && s.Nodes != len(s.IDs):
 		return fail("nodes", "found nodes = %d with %d ids, expected one or the other", s.Nodes, len(s.IDs))
 	case len(s.IDs) > limit:
-		return fail("ids", "found %s ids, expected 1 to %s for topology %s", thousands(len(s.IDs)), thousands(limit), s.Topology)
+		return fail("ids", "found %s ids, expected 1 to %s for topology %s", netsim.Thousands(len(s.IDs)), netsim.Thousands(limit), s.Topology)
 	case len(s.IDs) > 0:
 		seen := make(map[int]int, len(s.IDs))
 		for i, id := range s.IDs {
 			at := fmt.Sprintf("ids[%d]", i)
 			if id < 1 || id > MaxID {
-				return fail(at, "found id %d, expected an id from 1 to %s", id, thousands(MaxID))
+				return fail(at, "found id %d, expected an id from 1 to %s", id, netsim.Thousands(MaxID))
 			}
 			if j, dup := seen[id]; dup {
 				l, c := pos.at(fmt.Sprintf("ids[%d]", j))
@@ -335,7 +334,7 @@ func (s *Scenario) checkIDs(pos positions, fail func(path, format string, args .
 		}
 		s.Nodes = len(s.IDs)
 	case s.Nodes < 1 || s.Nodes > limit:
-		return fail("nodes", "found nodes = %d, expected 1 to %s for topology %s (or ids = [...])", s.Nodes, thousands(limit), s.Topology)
+		return fail("nodes", "found nodes = %d, expected 1 to %s for topology %s (or ids = [...])", s.Nodes, netsim.Thousands(limit), s.Topology)
 	}
 	return nil
 }
@@ -441,15 +440,6 @@ func nodeRange(ids []node.ID) string {
 		return ids[0].String()
 	}
 	return fmt.Sprintf("%v … %v", ids[0], ids[len(ids)-1])
-}
-
-// thousands writes n with commas between groups of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // checkSynchronous refuses a run that is not synchronous for an algorithm built on

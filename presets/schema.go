@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/clusterlab/clusterlab/netsim"
 )
 
 // The scenario format's schema is the Scenario type itself: its toml tags name the
@@ -201,7 +203,7 @@ func decodeError(file string, data []byte, de *toml.DecodeError) error {
 	if t.Kind() == reflect.Slice && !whole && found != "a list" {
 		want := describe(t.Elem(), name+"[]")
 		if name == "ids" {
-			want = "an id from 1 to " + thousands(MaxID)
+			want = "an id from 1 to " + netsim.Thousands(MaxID)
 		}
 		return &fileError{file, row, col, fmt.Sprintf("found %s in %s, expected %s", found, name, want)}
 	}

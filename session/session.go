@@ -70,6 +70,14 @@ func Create(path string, force bool) (*os.File, error) {
 // Run runs cfg headless to until (cfg.Until if 0), recording into sink, and returns
 // the summary with every expectation checked.
 func Run(cfg netsim.Config, until time.Duration, sink trace.Sink) (*netsim.Summary, error) {
+	return RunWatched(cfg, until, sink, nil)
+}
+
+// RunWatched is Run that, when report is not nil, runs in slices of virtual time
+// of about a tenth of a wall second each and reports after each one. Slices give
+// the same trace as one run: the world runs to each slice's end exactly as it runs
+// through it.
+func RunWatched(cfg netsim.Config, until time.Duration, sink trace.Sink, report func(Progress)) (*netsim.Summary, error) {
 	if until <= 0 {
 		until = cfg.Until
 	}
@@ -78,10 +86,31 @@ func Run(cfg netsim.Config, until time.Duration, sink trace.Sink) (*netsim.Summa
 		return nil, err
 	}
 	defer w.Close()
-	w.RunUntil(until)
+	if report == nil {
+		w.RunUntil(until)
+	} else {
+		runSliced(w, until, max(until/10000, time.Millisecond), report)
+	}
 	if err := w.Err(); err != nil {
 		return nil, err
 	}
 	w.Finish()
 	return w.Summary(), nil
+}
+
+// runSliced runs w to until in slices that start at slice long and adapt so that
+// each takes about 100 ms of wall time.
+func runSliced(w *netsim.World, until, slice time.Duration, report func(Progress)) {
+	start := time.Now()
+	for w.Now() < until && w.Err() == nil {
+		t0 := time.Now()
+		w.RunUntil(min(w.Now()+slice, until))
+		switch took := time.Since(t0); {
+		case took < 50*time.Millisecond:
+			slice *= 2
+		case took > 200*time.Millisecond && slice > time.Microsecond:
+			slice /= 2
+		}
+		report(Progress{Now: w.Now(), Until: until, Events: w.Events(), Wall: time.Since(start)})
+	}
 }
