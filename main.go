@@ -278,7 +278,12 @@ func (c *exportCmd) Run() error {
 	if err != nil {
 		return badInput(err)
 	}
-	o.Cast.Render = tui.Renderer() // the cast shows the real dashboard
+	// The cast shows the real dashboard, replaying the recording (replay keys).
+	end := int64(0)
+	if n := len(t.Events); n > 0 {
+		end = t.Events[n-1].T
+	}
+	o.Cast.Render = tui.ReplayRenderer(len(t.Events), end, export.MarkTimes(t))
 	o.TraceName = c.File
 	// Render first, so that a refused export leaves no file behind.
 	var outs []string

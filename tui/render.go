@@ -15,9 +15,15 @@ import (
 // give it the snapshots in time order.
 func Renderer() func(s *trace.Snapshot, w, h int) string {
 	c := &still{}
+	return frames(c, &c.s)
+}
+
+// frames draws the snapshots that the returned function is given, setting *shown
+// (the controller's snapshot) before each frame.
+func frames(c Controller, shown **trace.Snapshot) func(s *trace.Snapshot, w, h int) string {
 	m := New(c, Options{})
 	return func(s *trace.Snapshot, w, h int) string {
-		c.s = s
+		*shown = s
 		if w != m.w || h != m.h {
 			m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 		}
@@ -40,3 +46,34 @@ func (c *still) Recording() string         { return "" }
 func (c *still) ToggleRecording() (string, error) {
 	return "", errors.New("a still frame records nothing")
 }
+
+// ReplayRenderer is Renderer for a cast of a recording: the dashboard is in replay
+// mode, so the header says replay, the progress bar shows the whole recording (n
+// events ending at end µs, with marks at the given times) and the footer shows the
+// replay keys, which are the keys a viewer of the recording has. The frames still
+// come only from the snapshots given.
+func ReplayRenderer(n int, end int64, marks []int64) func(s *trace.Snapshot, w, h int) string {
+	c := &stillReplay{n: n, end: end, marks: marks}
+	return frames(c, &c.s)
+}
+
+// stillReplay is a still frame of a recording: a Seeker that cannot seek.
+type stillReplay struct {
+	still
+	n     int
+	end   int64
+	marks []int64
+}
+
+func (c *stillReplay) SeekTime(int64)    {}
+func (c *stillReplay) StepEvents(int)    {}
+func (c *stillReplay) NextMark(int) bool { return false }
+func (c *stillReplay) Pos() (int, int64) {
+	if c.s == nil {
+		return 0, 0
+	}
+	return int(c.s.Seq), c.s.T
+}
+func (c *stillReplay) Len() int       { return c.n }
+func (c *stillReplay) End() int64     { return c.end }
+func (c *stillReplay) Marks() []int64 { return c.marks }

@@ -39,6 +39,47 @@ func DefaultCast() CastOptions {
 	return CastOptions{Width: 120, Height: 36, FPS: 10, Idle: time.Second}
 }
 
+// castMark is the chapter label of an event that gets one: a fault, an alert or a
+// marker, led by its virtual time ("at 3.42s: partition n1 n2 | n3 n4 n5"), so a
+// viewer of the cast, whose clock is the cast's and not the run's, can tell when
+// it happened.
+func castMark(e *trace.Event) (string, bool) {
+	var text string
+	switch {
+	case isFault(e):
+		text = faultText(e)
+	case e.Ev == trace.Alert:
+		text = "alert " + e.Kind + ": " + oneLine(e.Text)
+	case e.Ev == trace.AlertCleared:
+		text = "alert cleared: " + oneLine(e.Text)
+	case e.Ev == trace.Marker:
+		text = "marker: " + oneLine(e.Text)
+	default:
+		return "", false
+	}
+	return "at " + fmtT(e.T) + ": " + text, true
+}
+
+// MarkTimes lists the virtual times (µs) of the events a replay marks on its
+// progress bar: faults, alerts, markers and leader changes.
+func MarkTimes(t *trace.Trace) []int64 {
+	var out []int64
+	lead := newLeaders()
+	for i := range t.Events {
+		e := &t.Events[i]
+		if malformed(e) {
+			continue
+		}
+		_, changed := lead.see(e)
+		if _, ok := castMark(e); ok || changed {
+			if n := len(out); n == 0 || out[n-1] != e.T {
+				out = append(out, e.T)
+			}
+		}
+	}
+	return out
+}
+
 // castHeader is the first line of an asciicast v2 file.
 type castHeader struct {
 	Version int               `json:"version"`
@@ -56,7 +97,7 @@ type castHeader struct {
 // happened is skipped, and the time between two drawn frames is cut to Idle, so
 // quiet stretches play fast. Faults, leader changes (one marker per leader and
 // frame), alerts and the scenario's markers become "m" events at the frame that
-// first shows them. The last frame shows the state after the window's last event.
+// first shows them, each label led by the event's virtual time. The last frame shows the state after the window's last event.
 // Events before the window are folded without drawing; --nodes does not apply (the
 // dashboard shows every node).
 func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
@@ -101,6 +142,7 @@ func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 	first := true
 	var marks []string
 	newLeader := map[node.ID][]node.ID{}
+	leaderAt := map[node.ID]int64{} // the first of newLeader's changes
 	for k := int64(0); ; k++ {
 		ft := start + k*step
 		final := ft >= end
@@ -115,16 +157,14 @@ func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 				continue
 			}
 			if _, ch := lead.see(e); ch {
+				if len(newLeader[e.Status.Leader]) == 0 {
+					leaderAt[e.Status.Leader] = e.T
+				}
 				newLeader[e.Status.Leader] = append(newLeader[e.Status.Leader], e.Node)
 			}
 			st.Apply(e)
-			switch {
-			case isFault(e):
-				marks = append(marks, faultText(e))
-			case e.Ev == trace.Alert:
-				marks = append(marks, "alert "+e.Kind+": "+oneLine(e.Text))
-			case e.Ev == trace.Marker:
-				marks = append(marks, "marker: "+oneLine(e.Text))
+			if text, ok := castMark(e); ok {
+				marks = append(marks, text)
 			}
 			changed = true
 		}
@@ -134,7 +174,7 @@ func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 		}
 		sort.Slice(leaders, func(a, b int) bool { return leaders[a] < leaders[b] })
 		for _, l := range leaders {
-			marks = append(marks, fmt.Sprintf("leader %v (%s)", l, joinIDs(newLeader[l], " ")))
+			marks = append(marks, fmt.Sprintf("at %s: leader %v (%s)", fmtT(leaderAt[l]), l, joinIDs(newLeader[l], " ")))
 		}
 		if changed || first || final {
 			gap := ft - lastDrawn

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestCastOfTheDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	draw := tui.Renderer()
+	draw := tui.ReplayRenderer(len(tr.Events), tr.Events[len(tr.Events)-1].T, MarkTimes(tr))
 	var last string
 	o.Cast.Render = func(s *trace.Snapshot, w, h int) string {
 		last = draw(s, w, h)
@@ -41,7 +42,21 @@ func TestCastOfTheDashboard(t *testing.T) {
 			t.Fatalf("screen line %d after replay:\n got  %q\n want %q", y+1, got[y], want[y])
 		}
 	}
-	if !strings.Contains(strings.Join(got, "\n"), "Alerts (2)") {
+	final := strings.Join(got, "\n")
+	if !strings.Contains(final, "Alerts (2)") {
 		t.Fatal("the final screen does not show the two alerts")
 	}
+	// A recording's viewer has the replay keys, not a live cluster's.
+	footer := strings.Join(got[len(got)-3:], "\n")
+	if !strings.Contains(footer, "play/pause") || !strings.Contains(footer, "jump to") || strings.Contains(footer, "crash") || strings.Contains(footer, "partition") {
+		t.Fatalf("the footer does not show the replay keys:\n%s", footer)
+	}
+	// Every chapter label starts with the virtual time of what it marks.
+	for _, e := range evs {
+		if e.code == "m" && !castLabel.MatchString(e.data) {
+			t.Errorf("marker label %q does not give its virtual time", e.data)
+		}
+	}
 }
+
+var castLabel = regexp.MustCompile(`^at [0-9.]+(µs|ms|s|m[0-9.]*s): `)
