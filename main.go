@@ -204,6 +204,11 @@ func (c *runCmd) Run() error {
 	if err := c.stormFlags.apply(&cfg); err != nil {
 		return badInput(err)
 	}
+	if c.Record != "" {
+		if err := session.CheckOutput(c.Record, c.Force, src.File); err != nil {
+			return badInput(fmt.Errorf("--record: %w", err))
+		}
+	}
 	live, err := session.NewLive(s, cfg, session.LiveOptions{Record: c.Record, Force: c.Force, Speed: c.Speed, Paused: c.Paused})
 	if err != nil {
 		return badInput(err)

@@ -34,28 +34,11 @@ var pending = struct {
 // path that is not a regular file. Call Commit when the output is complete, and
 // Abort otherwise (Abort after Commit does nothing, so it can be deferred).
 func CreateOutput(path string, force bool, inputs ...string) (*Output, error) {
-	o := &Output{path: path, force: force, mode: 0o644}
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
+	mode, err := checkOutput(path, force, inputs)
+	if err != nil {
 		return nil, err
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("found %s, which is not a regular file; expected a file name", path)
-	default:
-		for _, in := range inputs {
-			if in == "" {
-				continue
-			}
-			if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
-				return nil, fmt.Errorf("found %s, the same file as the input %s; expected another file name (an input is never overwritten, even with --force)", path, in)
-			}
-		}
-		if !force {
-			return nil, fmt.Errorf("%s already exists; expected a new file name (or --force to overwrite)", path)
-		}
-		o.mode = st.Mode().Perm()
 	}
+	o := &Output{path: path, force: force, mode: mode}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -69,6 +52,39 @@ func CreateOutput(path string, force bool, inputs ...string) (*Output, error) {
 	pending.m[o] = true
 	pending.Unlock()
 	return o, nil
+}
+
+// CheckOutput refuses what CreateOutput refuses, creating nothing: for a writer that
+// does not yet go through an Output.
+func CheckOutput(path string, force bool, inputs ...string) error {
+	_, err := checkOutput(path, force, inputs)
+	return err
+}
+
+// checkOutput refuses an input, an existing file without force, and anything but a
+// regular file; it returns the mode the output gets (an overwritten file's own).
+func checkOutput(path string, force bool, inputs []string) (os.FileMode, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return 0o644, nil
+	case err != nil:
+		return 0, err
+	case !st.Mode().IsRegular():
+		return 0, fmt.Errorf("found %s, which is not a regular file; expected a file name", path)
+	}
+	for _, in := range inputs {
+		if in == "" {
+			continue
+		}
+		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+			return 0, fmt.Errorf("found %s, the same file as the input %s; expected another file name (an input is never overwritten, even with --force)", path, in)
+		}
+	}
+	if !force {
+		return 0, fmt.Errorf("%s already exists; expected a new file name (or --force to overwrite)", path)
+	}
+	return st.Mode().Perm(), nil
 }
 
 // Write writes to the temporary file.
