@@ -14,8 +14,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
-	"github.com/NimbleMarkets/ntcharts/v2/canvas/runes"
-	"github.com/NimbleMarkets/ntcharts/v2/linechart/wavelinechart"
+	"github.com/NimbleMarkets/ntcharts/v2/linechart"
 )
 
 // Options are the sweep command's flags.
@@ -276,16 +275,19 @@ func (p *Plan) printChart(w io.Writer, results []Result) {
 		xhi = xlo + 1
 	}
 	colors := []string{"1", "2", "3", "4", "5", "6", "9", "10", "11", "12", "13", "14"}
-	ch := wavelinechart.New(72, 16, wavelinechart.WithXYRange(xlo, xhi, min(lo, 0), hi))
+	ch := linechart.New(72, 16, xlo, xhi, min(lo, 0), hi, linechart.WithXYSteps(6, 4))
+	ch.DrawXYAxisAndLabel()
 	var legend []string
 	for i, l := range f.lines {
 		st := lipgloss.NewStyle().Foreground(lipgloss.Color(colors[i%len(colors)]))
-		ch.SetDataSetStyles(l.name, runes.ArcLineStyle, st)
-		for _, pt := range l.points {
-			ch.PlotDataSet(l.name, canvas.Float64Point{X: f.xValue(pt.x), Y: pt.mean})
+		for j, pt := range l.points {
+			at := canvas.Float64Point{X: f.xValue(pt.x), Y: pt.mean}
+			if j > 0 {
+				prev := l.points[j-1]
+				ch.DrawBrailleLineWithStyle(canvas.Float64Point{X: f.xValue(prev.x), Y: prev.mean}, at, st)
+			}
 		}
 		legend = append(legend, st.Render("━━ "+l.name))
 	}
-	ch.DrawAll()
 	fmt.Fprintf(w, "\n%s vs %s\n%s\n%s\n", f.Y, f.X, ch.View(), strings.Join(legend, "   "))
 }
