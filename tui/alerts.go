@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,11 +10,28 @@ import (
 	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
-// bannerFor is how long (virtual µs) an alert stays in the banner after it is
-// raised. A split brain stays there as long as two live nodes lead.
-const bannerFor = 5_000_000
+// severity orders alert kinds for the banner, most severe first: a broken safety
+// property before a liveness one, and a detector's mistake last. Kinds not listed
+// come after these.
+var severity = []string{"mutex", "split-brain", "starvation", "no-leader", "false-suspicion"}
 
-// alertsPane lists every alert with its time.
+func rank(kind string) int {
+	if i := slices.Index(severity, kind); i >= 0 {
+		return i
+	}
+	return len(severity)
+}
+
+// kindName is an alert kind as words: "split brain".
+func kindName(kind string) string {
+	if kind == "mutex" {
+		return "mutual exclusion"
+	}
+	return strings.ReplaceAll(kind, "-", " ")
+}
+
+// alertsPane lists the latest alerts as intervals: when each was raised and when
+// it cleared, or that it still holds.
 type alertsPane struct {
 	st   *Styles
 	w, h int
@@ -30,44 +48,74 @@ func (p *alertsPane) View(s *trace.Snapshot) string {
 	ih := p.h - 2
 	var lines []string
 	from := max(0, len(s.Alerts)-ih)
-	for _, a := range s.Alerts[from:] {
-		lines = append(lines, st.Muted.Render(leftPad(fmtT(a.T), 9))+" "+st.Bad.Render(a.Kind)+" "+a.Text)
+	for i := range s.Alerts[from:] {
+		a := &s.Alerts[from+i]
+		end := st.Bad.Render("open")
+		if !a.Open() {
+			end = st.Muted.Render(fmtT(a.Cleared))
+		}
+		kind := st.Bad.Render(a.Kind)
+		if !a.Open() {
+			kind = st.Warn.Render(a.Kind)
+		}
+		lines = append(lines, st.Muted.Render(leftPad(fmtT(a.T), 9)+"–")+end+" "+kind+" "+a.Text)
 	}
 	if len(s.Alerts) == 0 {
 		lines = append(lines, st.Good.Render("no alerts"))
 	}
 	title := "Alerts"
-	if len(s.Alerts) > 0 {
-		title += " (" + strconv.Itoa(len(s.Alerts)) + ")"
+	if s.AlertCount > 0 {
+		title += " (" + strconv.Itoa(s.AlertCount) + ")"
+		if k := len(s.Open); k > 0 {
+			title += " · " + strconv.Itoa(k) + " open"
+		}
 	}
 	return box(st, title, lines, p.w, p.h, false)
 }
 
-// banner is the alert line shown under the header while an alert is fresh, or "".
-func banner(st *Styles, s *trace.Snapshot, w int) string {
-	var active []trace.Event
-	seen := map[string]bool{}
-	for i := len(s.Alerts) - 1; i >= 0; i-- {
-		a := s.Alerts[i]
-		fresh := s.T-a.T <= bannerFor
-		if a.Kind == "split-brain" && len(s.Leaders()) > 1 {
-			fresh = true
-		}
-		if fresh && !seen[a.Kind] {
-			seen[a.Kind] = true
-			active = append(active, a)
+// worstOpen is the most severe open alert (the latest of its kind), if any.
+func worstOpen(s *trace.Snapshot) (trace.AlertView, bool) {
+	best := -1
+	for i := range s.Open {
+		if best < 0 || rank(s.Open[i].Kind) <= rank(s.Open[best].Kind) {
+			best = i
 		}
 	}
-	if len(active) == 0 || w <= 0 {
+	if best < 0 {
+		return trace.AlertView{}, false
+	}
+	return s.Open[best], true
+}
+
+// banner is the alert line shown under the header: the most severe alert that
+// still holds, or, when cleared is set, that the last one is over; "" when there
+// is neither.
+func banner(st *Styles, s *trace.Snapshot, w int, cleared bool) string {
+	if w <= 0 {
 		return ""
 	}
-	parts := make([]string, len(active))
-	for i, a := range active {
-		parts[i] = strings.ToUpper(strings.ReplaceAll(a.Kind, "-", " ")) + " at " + fmtT(a.T) + ": " + a.Text
+	text, style := "", st.Banner
+	if a, ok := worstOpen(s); ok {
+		text = " ⚠ " + strings.ToUpper(kindName(a.Kind)) + " since " + fmtT(a.T) + ": " + a.Text
+		if k := len(s.Open) - 1; k > 0 {
+			text += "  (+" + strconv.Itoa(k) + " more open)"
+		}
+	} else if c := s.LastCleared; cleared && c.Seq != 0 {
+		text, style = " ✓ "+kindName(c.Kind)+" over after "+secs(c.Cleared-c.T), st.Over
+		if c.How != "" {
+			text += ": " + c.How
+		}
 	}
-	text := " ⚠ " + strings.Join(parts, "  ·  ")
+	if text == "" {
+		return ""
+	}
 	if ansi.StringWidth(text) > w {
 		text = ansi.Truncate(text, w, "…")
 	}
-	return st.Banner.Render(fit(text, w))
+	return style.Render(fit(text, w))
+}
+
+// secs renders a duration (µs) in seconds with two decimals: "4.61 s".
+func secs(us int64) string {
+	return strconv.FormatFloat(float64(us)/1e6, 'f', 2, 64) + " s"
 }

@@ -26,6 +26,7 @@ type fake struct {
 	seq    uint64
 	mid    uint64
 	term   int64
+	split  uint64 // the Seq of the open split-brain alert, or 0
 
 	up     map[node.ID]bool
 	group  map[node.ID]int
@@ -129,8 +130,17 @@ func (f *fake) elect() {
 			leaders = append(leaders, id)
 		}
 	}
-	if changed && len(leaders) > 1 {
+	if changed && len(leaders) > 1 && f.split == 0 {
 		f.emit(trace.Event{Ev: trace.Alert, Kind: "split-brain", Text: fmt.Sprintf("%d live nodes lead at once: %v", len(leaders), leaders)})
+		f.split = f.seq
+	}
+	if len(leaders) <= 1 && f.split != 0 {
+		how := "no leader"
+		if len(leaders) == 1 {
+			how = "one leader " + leaders[0].String()
+		}
+		f.emit(trace.Event{Ev: trace.AlertCleared, Kind: "split-brain", Ref: f.split, Text: how})
+		f.split = 0
 	}
 }
 

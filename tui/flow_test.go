@@ -182,6 +182,13 @@ func TestFlowPartitionSplitBrainAndHeal(t *testing.T) {
 		cs := cards(s)
 		return strings.Contains(s, "groups whole") && strings.Contains(cs["n1"], "ldr n5") && !strings.Contains(cs["n2"], "★ leader")
 	})
+	// the heal ends the split brain: the banner says so instead of the alert
+	s = f.waitFor("the split brain over", func(s string) bool {
+		return regexp.MustCompile(`✓ split brain over after \d+\.\d\d s: one leader n5`).MatchString(s)
+	})
+	if strings.Contains(s, "⚠ SPLIT BRAIN") {
+		t.Errorf("the split-brain banner outlived the heal:\n%s", s)
+	}
 	want := []string{"partition n1,n2 | n3,n4,n5", "heal"}
 	if got := c.Calls(); !slices.Equal(got, want) {
 		t.Fatalf("Do calls %q, want %q", got, want)

@@ -81,6 +81,9 @@ const (
 	modeJump           // replay: the `g` jump to a time
 )
 
+// overFor is how long the banner says that an alert is over.
+const overFor = 4 * time.Second
+
 // tickMsg pulls the next snapshot.
 type tickMsg time.Time
 
@@ -109,6 +112,11 @@ type Model struct {
 	rs       replayState
 	lastSeq  uint64 // the snapshot's Seq at the last refresh, to notice a seek back
 	progress progressPane
+
+	// cleared is the Seq of the alert whose end the banner announces, until
+	// clearedUntil (wall time)
+	cleared      uint64
+	clearedUntil time.Time
 
 	flash      string
 	flashBad   bool
@@ -188,6 +196,9 @@ func (m *Model) refresh() {
 	}
 	if m.snap == nil {
 		return
+	}
+	if c := m.snap.LastCleared.Seq; c != m.cleared {
+		m.cleared, m.clearedUntil = c, time.Now().Add(overFor)
 	}
 	if m.sel >= len(m.snap.Nodes) {
 		m.sel = max(0, len(m.snap.Nodes)-1)
@@ -757,7 +768,7 @@ func (m *Model) Render() string {
 	if m.seek != nil {
 		lines = append(lines, m.progress.View(m.rs, s.T, m.hs.paused))
 	}
-	if b := banner(m.st, s, m.w); b != "" {
+	if b := banner(m.st, s, m.w, time.Now().Before(m.clearedUntil)); b != "" {
 		lines = append(lines, b)
 	} else {
 		lines = append(lines, storyLine(m.st, s, m.w))

@@ -38,6 +38,7 @@ type Styles struct {
 	SideA    lipgloss.Style // nodes put into side A in partition mode
 
 	Banner  lipgloss.Style // the alert banner
+	Over    lipgloss.Style // the banner saying an alert is over
 	Prompt  lipgloss.Style // the command line prompt
 	Error   lipgloss.Style // an inline parse error
 	Flash   lipgloss.Style // a short-lived status message
@@ -87,6 +88,7 @@ func DefaultStyles() *Styles {
 		SideA:    lipgloss.NewStyle().Bold(true).Foreground(c("0")).Background(c("81")),
 
 		Banner:  lipgloss.NewStyle().Bold(true).Foreground(c("231")).Background(c("160")),
+		Over:    lipgloss.NewStyle().Bold(true).Foreground(c("16")).Background(c("42")),
 		Prompt:  lipgloss.NewStyle().Bold(true).Foreground(c("212")),
 		Error:   lipgloss.NewStyle().Foreground(c("203")),
 		Flash:   lipgloss.NewStyle().Foreground(c("81")),

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -10,6 +12,24 @@ import (
 // RecentCap is how many recent events a State keeps for the traffic feed and the
 // timeline.
 const RecentCap = 512
+
+// AlertCap is how many alerts, open alerts and markers a State keeps (the latest);
+// alerts are also counted by kind. With RateCap it keeps a long session's snapshot
+// the same size after an hour as after a minute.
+const AlertCap = 200
+
+// RateCap is how many one-second buckets of the delivery rate a State keeps.
+const RateCap = 600
+
+// AlertView is an alert and, once its condition has ended, when and how.
+type AlertView struct {
+	Event         // the alert
+	Cleared int64 // when it cleared (µs), or -1 while it holds
+	How     string
+}
+
+// Open reports whether the alert's condition still holds.
+func (a *AlertView) Open() bool { return a.Cleared < 0 }
 
 // NodeView is one process as the dashboard shows it.
 type NodeView struct {
@@ -51,14 +71,22 @@ type Snapshot struct {
 	Cuts        [][2]node.ID
 	InFlight    int
 
-	Types   []TypeCount    // by type name
-	Drops   map[string]int // by reason; read-only
-	Recent  []Event        // oldest first, at most RecentCap
-	Alerts  []Event
-	Markers []Event
-	// Rate is messages delivered per virtual second, one bucket per second so far
-	// (the last bucket is the current, partial one).
-	Rate []float64
+	Types  []TypeCount    // by type name
+	Drops  map[string]int // by reason; read-only
+	Recent []Event        // oldest first, at most RecentCap
+
+	Alerts      []AlertView    // the latest AlertCap, oldest first
+	AlertCount  int            // every alert so far
+	AlertKinds  map[string]int // every alert so far by kind; read-only
+	Open        []AlertView    // the alerts that have not cleared, oldest first (at most AlertCap)
+	LastCleared AlertView      // the alert that cleared last (Seq 0: none has)
+	Markers     []Event        // the latest AlertCap, oldest first
+
+	// Rate is messages delivered per virtual second, one bucket per second, for the
+	// last RateCap seconds at most (the last bucket is the current, partial one);
+	// Rate[0] is second RateFrom.
+	Rate     []float64
+	RateFrom int
 }
 
 // Node returns the view of process id.
@@ -109,6 +137,7 @@ func NewState(h Header) *State {
 		s.Latency, s.Loss = h.Info.PreLatency, h.Info.PreLoss
 	}
 	s.Drops = map[string]int{}
+	s.AlertKinds = map[string]int{}
 	return st
 }
 
@@ -183,14 +212,14 @@ func (st *State) Apply(e *Event) {
 		s.Latency, s.Loss = s.Info.Latency, s.Info.Loss
 	case Knob:
 		st.knob(e)
-	case Alert, Marker:
+	case Alert:
+		st.alert(e)
+	case AlertCleared:
+		st.cleared(e)
+	case Marker:
 		x := *e
 		x.Msg, x.Status = nil, nil
-		if e.Ev == Alert {
-			s.Alerts = append(s.Alerts, x)
-		} else {
-			s.Markers = append(s.Markers, x)
-		}
+		s.Markers = keepLast(append(s.Markers, x), AlertCap)
 	}
 	if e.Ev != StatusEv && e.Ev != Log {
 		x := *e
@@ -205,6 +234,46 @@ func (st *State) Apply(e *Event) {
 			st.full = true
 		}
 	}
+}
+
+// alert keeps a raised alert among the latest and the open ones, and counts it.
+func (st *State) alert(e *Event) {
+	s := &st.snap
+	x := AlertView{Event: *e, Cleared: -1}
+	x.Msg, x.Status = nil, nil
+	s.AlertCount++
+	s.AlertKinds[e.Kind]++
+	s.Alerts = keepLast(append(s.Alerts, x), AlertCap)
+	s.Open = keepLast(append(s.Open, x), AlertCap)
+}
+
+// cleared closes the alert whose Seq is e.Ref.
+func (st *State) cleared(e *Event) {
+	s := &st.snap
+	i := slices.IndexFunc(s.Open, func(a AlertView) bool { return a.Seq == e.Ref })
+	if i < 0 {
+		return // already closed, or so old that it is no longer kept
+	}
+	a := s.Open[i]
+	a.Cleared, a.How = e.T, e.Text
+	s.Open = slices.Delete(s.Open, i, i+1)
+	s.LastCleared = a
+	for j := len(s.Alerts) - 1; j >= 0; j-- {
+		if s.Alerts[j].Seq == e.Ref {
+			s.Alerts[j] = a
+			break
+		}
+	}
+}
+
+// keepLast drops the oldest elements of s beyond n, in place.
+func keepLast[T any](s []T, n int) []T {
+	if len(s) <= n {
+		return s
+	}
+	k := copy(s, s[len(s)-n:])
+	clear(s[k:])
+	return s[:k]
 }
 
 func (st *State) knob(e *Event) {
@@ -246,11 +315,26 @@ func (st *State) count(typ string) *TypeCount {
 }
 
 func (st *State) rate(t int64) {
-	sec := int(t / 1e6)
-	for len(st.snap.Rate) <= sec {
-		st.snap.Rate = append(st.snap.Rate, 0)
+	s := &st.snap
+	sec := int(t/1e6) - s.RateFrom
+	if sec < 0 {
+		return
 	}
-	st.snap.Rate[sec]++
+	if sec >= RateCap {
+		// slide the window so that second sec is its last bucket
+		drop := sec - RateCap + 1
+		if drop >= len(s.Rate) {
+			s.Rate = s.Rate[:0]
+		} else {
+			s.Rate = s.Rate[:copy(s.Rate, s.Rate[drop:])]
+		}
+		s.RateFrom += drop
+		sec -= drop
+	}
+	for len(s.Rate) <= sec {
+		s.Rate = append(s.Rate, 0)
+	}
+	s.Rate[sec]++
 }
 
 func (st *State) regroup() {
@@ -288,7 +372,9 @@ func (st *State) copySnap() Snapshot {
 	for k, v := range st.snap.Drops {
 		s.Drops[k] = v
 	}
-	s.Alerts = append([]Event(nil), st.snap.Alerts...)
+	s.Alerts = slices.Clone(st.snap.Alerts)
+	s.Open = slices.Clone(st.snap.Open)
+	s.AlertKinds = maps.Clone(st.snap.AlertKinds)
 	s.Markers = append([]Event(nil), st.snap.Markers...)
 	s.Rate = append([]float64(nil), st.snap.Rate...)
 	if st.full {
