@@ -8,6 +8,7 @@ import (
 
 	"github.com/clusterlab/clusterlab/algos"
 	_ "github.com/clusterlab/clusterlab/algos/detector"
+	_ "github.com/clusterlab/clusterlab/algos/election"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -94,3 +95,53 @@ func BenchmarkWorld1000Nodes(b *testing.B) {
 		w.Close()
 	}
 }
+
+// ringConfig is Chang-Roberts on a ring of n with ids 1..n in ring order and one
+// initiator, n1 (the successor of the maximum): 2n−1 ELECTION and n ELECTED, one
+// message in flight at a time, so every window holds a single event.
+func ringConfig(b *testing.B, n int) netsim.Config {
+	ids := make([]node.ID, n)
+	for i := range ids {
+		ids[i] = node.ID(i + 1)
+	}
+	spec, f, err := algos.Build("ring", ids, map[string]any{"initiators": []any{"n1"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return netsim.Config{Name: "ring", Spec: spec, Factory: f, IDs: ids, Seed: 1, Topology: "ring",
+		Net:      netsim.Net{Latency: netsim.Latency{Dist: "constant", Mean: time.Millisecond}, Delta: 10 * time.Millisecond},
+		Monitors: netsim.DefaultMonitors}
+}
+
+// benchRing runs the whole election, building the world included, and reports its
+// wall time and the peak of the heap.
+func benchRing(b *testing.B, n int) {
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		m := startMeter()
+		w, err := netsim.New(ringConfig(b, n), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.RunUntil(time.Duration(3*n+10) * time.Millisecond)
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		w.Close()
+		wall := time.Since(m.wall)
+		s := w.Summary()
+		if got := s.Messages["ELECTION"].Sent; got != 2*n-1 {
+			b.Fatalf("ELECTION sent = %d, want 2N−1 = %d", got, 2*n-1)
+		}
+		if got := s.Messages["ELECTED"].Sent; got != n {
+			b.Fatalf("ELECTED sent = %d, want N = %d", got, n)
+		}
+		b.ReportMetric(wall.Seconds(), "wall-s")
+		b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-MB")
+	}
+}
+
+// BenchmarkRing10k is Chang-Roberts with one initiator on 10,000 nodes.
+func BenchmarkRing10k(b *testing.B) { benchRing(b, 10_000) }
+
+// BenchmarkRing100k is Chang-Roberts with one initiator on 100,000 nodes.
+func BenchmarkRing100k(b *testing.B) { benchRing(b, 100_000) }

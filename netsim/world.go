@@ -165,6 +165,7 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 		// One source per process, split from the master seed.
 		rng := rand.New(rand.NewPCG(cfg.Seed, 0x70726f63<<20|uint64(i)))
 		p.env = node.NewEnv(id, cfg.IDs, w.nbrs[i], rng, &p.store)
+		p.env.SetIndex(i)
 		p.runner = node.NewRunner(id, cfg.Factory(id), p.env)
 		w.procs = append(w.procs, p)
 		w.push(qev{kind: qStart, to: int32(i), inc: 1})

@@ -3,6 +3,7 @@ package node
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -37,6 +38,7 @@ type Effect struct {
 // Env is everything an algorithm may touch. It is valid only during Step.
 type Env struct {
 	self      ID
+	index     int // self's position in peers, or -1 until known
 	peers     []ID
 	neighbors []ID
 	now       time.Duration
@@ -59,6 +61,18 @@ func (e *Env) Self() ID { return e.self }
 // Peers lists every process of the cluster, this one included, in the scenario's id
 // order, which is also the logical ring order. Do not modify it.
 func (e *Env) Peers() []ID { return e.peers }
+
+// Index is this process's position in Peers(): its place in the logical ring.
+func (e *Env) Index() int {
+	if e.index < 0 {
+		e.index = slices.Index(e.peers, e.self)
+	}
+	return e.index
+}
+
+// SetIndex tells the Env its process's position in Peers(), which the world knows:
+// finding it in a ring of a million takes a million steps.
+func (e *Env) SetIndex(i int) { e.index = i }
 
 // Neighbors lists the processes this one has a direct link to in the topology (all
 // others on a full mesh), in id order. Do not modify it.
@@ -182,7 +196,7 @@ func NewEnv(self ID, peers, neighbors []ID, rng *rand.Rand, store *Storage) *Env
 	if store == nil {
 		store = &Storage{}
 	}
-	return &Env{self: self, peers: peers, neighbors: neighbors, rng: rng, store: store, slow: 1}
+	return &Env{self: self, index: -1, peers: peers, neighbors: neighbors, rng: rng, store: store, slow: 1}
 }
 
 // SetSlow sets the factor by which this process's timers are stretched.

@@ -9,11 +9,12 @@ import (
 // its range; the README lists them under "Scenario files".
 
 // Node limits, per topology: a mesh sends to every other node, so its size is
-// bounded by memory and time first.
+// bounded by memory and time first; a ring or a sparse graph costs a few kB per
+// node, so a million fit.
 const (
 	MaxNodesMesh  = 4096
-	MaxNodesRing  = 4096
-	MaxNodesGraph = 4096
+	MaxNodesRing  = 1_000_000
+	MaxNodesGraph = 1_000_000
 )
 
 // MaxNodes is the node limit of a topology.

@@ -46,7 +46,7 @@ func roleFor(self, leader node.ID, otherwise string) string {
 // order of env.Peers().
 func ringNeighbours(env *node.Env, self node.ID) (left, right node.ID) {
 	peers := env.Peers()
-	i := slices.Index(peers, self)
+	i := env.Index() // self is env.Self(); finding it in Peers() would cost O(N) a message
 	n := len(peers)
 	return peers[(i+n-1)%n], peers[(i+1)%n]
 }

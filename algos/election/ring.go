@@ -1,7 +1,6 @@
 package election
 
 import (
-	"slices"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -397,7 +396,7 @@ func (r *Ring) send(env *node.Env, m node.Message) {
 
 func (r *Ring) successor(env *node.Env) node.ID {
 	peers := env.Peers()
-	i := slices.Index(peers, r.self)
+	i := env.Index()
 	for k := 1; k < len(peers); k++ {
 		p := peers[(i+k)%len(peers)]
 		if r.fd == nil || !r.fd.Suspected(p) {
