@@ -1,8 +1,11 @@
 package presets
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
 )
@@ -82,6 +85,8 @@ var hostile = []struct {
 	{"typo in [network]", "algorithm = \"bully\"\nnodes = 3\n[network]\nlos = 0.1", `h.toml:4:1: found unknown key "los" (did you mean "loss"?), expected one of the keys of [network]: latency, loss, dup, gst, delta, pre_gst`},
 	{"typo in a table name", "algorithm = \"bully\"\nnodes = 3\n[monitor]\nsettle = \"1s\"", `h.toml:3:2: found unknown key "monitor" (did you mean "monitors"?), expected one of the top-level keys:`},
 	{"typo in a latency", "algorithm = \"bully\"\nnodes = 3\n[network]\nlatency = { dist = \"uniform\", mn = \"5ms\", max = \"20ms\" }", `h.toml:4:31: found unknown key "mn" (did you mean "min"?), expected one of the keys of [network.latency]: dist, min, mean, max`},
+	{"unknown table with a sub-table", "algorithm = \"bully\"\nnodes = 3\n[pa.rams]\nx = 1", `h.toml:3:2: found unknown key "pa", expected one of the top-level keys:`},
+	{"unknown key in a sub-table", "algorithm = \"bully\"\nnodes = 3\n[network.pre_gst]\nlos = 0.1", `h.toml:4:1: found unknown key "los" (did you mean "loss"?), expected one of the keys of [network.pre_gst]: latency, loss`},
 	// Not TOML at all.
 	{"bad toml", "algorithm = \"bully\"\nnodes = = 3", `h.toml:2:9: found unexpected character U+003D '=' at start of value, expected valid TOML`},
 	{"binary junk", "\x00\x01\x02", `h.toml:1:1: found`},
@@ -107,5 +112,44 @@ func TestHostileScenarios(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHostileFiles: devices, pipes and huge files get one line at once, without
+// being read whole.
+func TestHostileFiles(t *testing.T) {
+	dir := t.TempDir()
+	big := dir + "/big.toml"
+	if err := os.WriteFile(big, make([]byte, MaxFileBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := dir + "/fifo.toml"
+	hasFIFO := exec.Command("mkfifo", fifo).Run() == nil
+	for _, tc := range []struct{ file, want string }{
+		{"/dev/zero", "/dev/zero: found a device, pipe or directory, expected a scenario file (TOML)"},
+		{"/dev/urandom", "/dev/urandom: found a device, pipe or directory, expected a scenario file (TOML)"},
+		{dir, dir + ": found a device, pipe or directory, expected a scenario file (TOML)"},
+		{fifo, fifo + ": found a device, pipe or directory, expected a scenario file (TOML)"},
+		{big, big + ": found a file over 1,048,576 bytes, expected a scenario file of at most 1,048,576 bytes"},
+	} {
+		if tc.file == fifo && !hasFIFO {
+			continue
+		}
+		if _, err := os.Stat(tc.file); err != nil {
+			continue // no such device here
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := LoadFile(tc.file)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("LoadFile(%s) = %v, want %s", tc.file, err, tc.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("LoadFile(%s) still reading after 5s", tc.file)
+		}
 	}
 }

@@ -29,6 +29,8 @@ func MaxNodes(topology string) int {
 }
 
 const (
+	// MaxFileBytes is the largest scenario file read (1 MiB).
+	MaxFileBytes = 1 << 20
 	// MaxID is the largest process id (ids = [...]).
 	MaxID = 1_000_000_000
 	// MaxUntil is the longest run: until, and the time of every script action and

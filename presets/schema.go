@@ -3,6 +3,7 @@ package presets
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -39,6 +40,9 @@ func fieldAt(path []string) reflect.Type {
 // tableType is the struct (or map) a TOML table of type t decodes into: pointers
 // and arrays of tables lead to it.
 func tableType(t reflect.Type) reflect.Type {
+	if t == nil {
+		return nil
+	}
 	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
 		t = t.Elem()
 	}
@@ -83,6 +87,16 @@ func keysAt(path []string) []string {
 // unknownKey describes an unknown key: the keys valid at its place, and the nearest
 // one when the key looks like a typo of it.
 func unknownKey(path []string) string {
+	if len(path) == 0 {
+		return "found an unknown key, expected a key of the scenario format"
+	}
+	// The first part that is not a key of its table is the unknown one.
+	for i := range path[:len(path)-1] {
+		if !slices.Contains(keysAt(path[:i]), path[i]) {
+			path = path[:i+1]
+			break
+		}
+	}
 	key, parent := path[len(path)-1], path[:len(path)-1]
 	valid := keysAt(parent)
 	where := "the top-level keys"
