@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -152,7 +153,8 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	p("| run until | %s |\n\n", fmtT(info.Until))
 }
 
-// valueText renders a parameter value as TOML would show it.
+// valueText renders a parameter value as TOML would show it, without quotes; a
+// table is "key value, key value" in key order, leaving out empty values.
 func valueText(v any) string {
 	switch x := v.(type) {
 	case string:
@@ -163,44 +165,25 @@ func valueText(v any) string {
 			parts[i] = valueText(e)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if x[k] != nil && x[k] != "" {
+				parts = append(parts, k+" "+valueText(x[k]))
+			}
+		}
+		return strings.Join(parts, ", ")
 	}
 	return fmt.Sprint(v)
 }
 
-// jsonText renders a small JSON object as "key value, key value", nested objects
-// in parentheses, without quotes.
+// jsonText renders a small JSON value as valueText does.
 func jsonText(b []byte) string {
 	var v any
 	if json.Unmarshal(b, &v) != nil {
 		return string(b)
 	}
-	var render func(v any) string
-	render = func(v any) string {
-		switch x := v.(type) {
-		case map[string]any:
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			var parts []string
-			for _, k := range keys {
-				if x[k] == nil || x[k] == "" {
-					continue
-				}
-				parts = append(parts, k+" "+render(x[k]))
-			}
-			return strings.Join(parts, ", ")
-		case []any:
-			parts := make([]string, len(x))
-			for i, e := range x {
-				parts[i] = render(e)
-			}
-			return "[" + strings.Join(parts, " ") + "]"
-		}
-		return fmt.Sprint(v)
-	}
-	return render(v)
+	return valueText(v)
 }
 
 // writeAlerts lists every alert of the window as an interval, from the alert to
@@ -212,13 +195,8 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 		p("No alerts.\n\n")
 		return
 	}
-	var kinds []string
-	for k := range r.alertKinds {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
 	var parts []string
-	for _, k := range kinds {
+	for _, k := range slices.Sorted(maps.Keys(r.alertKinds)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, r.alertKinds[k]))
 	}
 	p("%s: %s. Each lasts from the alert until the monitor clears it (the condition no longer holds).\n\n", plural(len(r.alerts), "alert"), mdText(strings.Join(parts, ", ")))
