@@ -38,7 +38,7 @@ func TestBadScenarios(t *testing.T) {
 		{"unknown algorithm", `"heartbeat-dp"`, `"paxos"`, `t.toml:2:13: found algorithm "paxos", expected one of: `},
 		{"bad node count", `nodes = 3`, `nodes = 0`, `t.toml:3:9: found nodes = 0, expected 1 to 4,096 for topology mesh (or ids = [...])`},
 		{"bad duration param", `interval = "100ms"`, `interval = "fast"`, `t.toml:7:12: params.interval: found "fast", expected a duration such as "100ms"`},
-		{"unknown param", `interval = "100ms"`, `intervl = "100ms"`, `t.toml:7:11: params.intervl: heartbeat-dp has no parameter "intervl"; expected one of interval, timeout, delta`},
+		{"unknown param", `interval = "100ms"`, `intervl = "100ms"`, `t.toml:7:11: found unknown parameter "intervl" (did you mean "interval"?), expected one of the parameters of heartbeat-dp: interval, timeout, delta (clusterlab algos lists them)`},
 		{"unknown node in action", `"crash n3"`, `"crash n9"`, `t.toml:14:13: found "n9", expected one of the scenario's nodes (n1 … n3)`},
 		{"unknown verb", `"crash n3"`, `"smash n3"`, `t.toml:14:7: found "smash", expected an action: ` + netsim.Grammar},
 		{"bad time", `at = "1s"`, `at = "soon"`, `t.toml:13:6: found at = "soon", expected a time such as "3s"`},

@@ -243,7 +243,7 @@ func (s *Scenario) check(file string, pos positions) error {
 	if _, _, err := algos.Build(spec.Name, ids, s.Params); err != nil {
 		var pe *algos.ParamError
 		if errors.As(err, &pe) {
-			return s.paramError(pe, ids, fail)
+			return s.paramError(spec, pe, ids, fail)
 		}
 		return fail("params", "%v", err)
 	}
@@ -425,8 +425,19 @@ func (s *Scenario) checkGraph(spec algos.Spec, ids []node.ID, fail func(path, fo
 
 // paramError places an algorithm's complaint about a parameter: at the list
 // element that names an unknown node when there is one, else at the value.
-func (s *Scenario) paramError(pe *algos.ParamError, ids []node.ID, fail func(path, format string, args ...any) error) error {
+func (s *Scenario) paramError(spec algos.Spec, pe *algos.ParamError, ids []node.ID, fail func(path, format string, args ...any) error) error {
 	at := "params." + pe.Name
+	if _, known := spec.Param(pe.Name); !known {
+		var names []string
+		for _, p := range spec.Params {
+			names = append(names, p.Name)
+		}
+		msg := fmt.Sprintf("found unknown parameter %q", pe.Name)
+		if near := nearest(pe.Name, names); near != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		return fail(at, "%s, expected one of the parameters of %s: %s (clusterlab algos lists them)", msg, spec.Name, strings.Join(names, ", "))
+	}
 	if list, ok := s.Params[pe.Name].([]any); ok {
 		for i, v := range list {
 			name, isStr := v.(string)
