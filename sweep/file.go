@@ -45,6 +45,7 @@ type Plot struct {
 	Series any    `toml:"series"`
 	Theory bool   `toml:"theory"`
 	Title  string `toml:"title"`
+	LogY   bool   `toml:"log_y"` // a logarithmic y axis (values ≤ 0 are left out)
 }
 
 // Expect is one [[expect]]: a check of every run's metric, such as

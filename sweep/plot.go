@@ -56,7 +56,12 @@ func (p *Plan) figures(results []Result) []figure {
 			}
 			var parts []string
 			for _, s := range f.series {
-				parts = append(parts, s+"="+Format(c.Values[slices.Index(p.axisKeys(), s)]))
+				v := Format(c.Values[slices.Index(p.axisKeys(), s)])
+				if s == "algorithm" {
+					parts = append(parts, v)
+				} else {
+					parts = append(parts, s[strings.LastIndex(s, ".")+1:]+"="+v)
+				}
 			}
 			name := strings.Join(parts, " ")
 			if name == "" {
@@ -155,8 +160,27 @@ func (f figure) draw() (*plot.Plot, error) {
 		}
 		pl.NominalX(names...)
 	}
+	entries := 0
+	if f.LogY {
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
 	for i, l := range f.lines {
 		col := plotutil.Color(i)
+		pts := l.points
+		if f.LogY { // a log scale shows only what is above 0
+			pts = nil
+			for _, pt := range l.points {
+				if pt.mean > 0 {
+					pt.lo = max(pt.lo, pt.mean/2)
+					pts = append(pts, pt)
+				}
+			}
+			if len(pts) == 0 {
+				continue
+			}
+		}
+		l.points = pts
 		xy := errXY{l.points, f}
 		ln, sc, err := plotter.NewLinePoints(xy)
 		if err != nil {
@@ -170,12 +194,13 @@ func (f figure) draw() (*plot.Plot, error) {
 		bars.Color = col
 		pl.Add(ln, sc, bars)
 		pl.Legend.Add(l.name, ln, sc)
+		entries++
 		if !f.Theory {
 			continue
 		}
 		var th plotter.XYs
 		for _, pt := range l.points {
-			if !math.IsNaN(pt.theory) {
+			if !math.IsNaN(pt.theory) && (!f.LogY || pt.theory > 0) {
 				th = append(th, plotter.XY{X: f.xValue(pt.x), Y: pt.theory})
 			}
 		}
@@ -189,6 +214,13 @@ func (f figure) draw() (*plot.Plot, error) {
 		tl.Color, tl.Dashes = col, []vg.Length{vg.Points(6), vg.Points(3)}
 		pl.Add(tl)
 		pl.Legend.Add(l.name+" (theory)", tl)
+		entries++
+	}
+	// Leave room above the data for the legend, one line per entry.
+	if span := pl.Y.Max - pl.Y.Min; span > 0 && !f.LogY {
+		pl.Y.Max += span * 0.075 * float64(entries)
+	} else if f.LogY && pl.Y.Min > 0 {
+		pl.Y.Max *= math.Pow(pl.Y.Max/pl.Y.Min, 0.075*float64(entries))
 	}
 	return pl, nil
 }
@@ -202,7 +234,7 @@ func (p *Plan) writePlots(dir string, results []Result) ([]figure, error) {
 			return nil, fmt.Errorf("plot %s: %v", f.file, err)
 		}
 		for _, ext := range []string{"svg", "png"} {
-			w, err := pl.WriterTo(16*vg.Centimeter, 11*vg.Centimeter, ext)
+			w, err := pl.WriterTo(18*vg.Centimeter, 14*vg.Centimeter, ext)
 			if err != nil {
 				return nil, err
 			}
