@@ -1,12 +1,17 @@
 package export
 
 import (
+	"bytes"
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/session"
 )
 
 // TestMarkdownSettingsAndCommand: the report gives the parameters (with defaults),
@@ -101,5 +106,44 @@ func TestMarkdownQuestions(t *testing.T) {
 	}
 	if strings.Contains(export(t, record(t, "bully-split-brain"), Flags{Format: "md"}), "## Questions") {
 		t.Error("a questions section without questions")
+	}
+}
+
+var simCommand = regexp.MustCompile("clusterlab sim --preset (\\S+) --seed (\\d+) --until (\\S+) --record rerun.jsonl\n")
+
+// TestMarkdownCommandReproduces runs the command the report gives (through the
+// same session calls as `sim`) and checks that it records the same trace.
+func TestMarkdownCommandReproduces(t *testing.T) {
+	tr := record(t, "omega-crash")
+	m := simCommand.FindStringSubmatch(export(t, tr, Flags{Format: "md"}))
+	if m == nil {
+		t.Fatal("no sim command in the report")
+	}
+	seed, _ := strconv.ParseUint(m[2], 10, 64)
+	until, err := time.ParseDuration(m[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, cfg, err := session.Open(session.Source{Preset: m[1], Seed: &seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	rec, err := trace.NewRecorder(&buf, session.Header(s, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := session.Run(cfg, until, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := trace.ReadBytes(buf.Bytes(), "rerun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Hash != tr.Hash || len(again.Events) != len(tr.Events) {
+		t.Errorf("the report's command records %d events, hash %s; the trace has %d, hash %s", len(again.Events), again.Hash, len(tr.Events), tr.Hash)
 	}
 }
