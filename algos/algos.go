@@ -379,6 +379,36 @@ func (p Params) Nodes(name string, ids []node.ID) ([]node.ID, error) {
 	return nil, bad
 }
 
+// NodeInts reads a per-process table of whole numbers written as "n1=3 n2=1 …" (or
+// commas between pairs): each name one of ids, at most once, each value ≥ min.
+// Processes left out are not in the map; "" gives an empty map. Look values up;
+// never range over the map for a decision.
+func (p Params) NodeInts(name string, ids []node.ID, min int64) (map[node.ID]int64, error) {
+	v, _ := p.raw(name)
+	s, ok := v.(string)
+	bad := func(what string) error {
+		return &ParamError{name, fmt.Sprintf("found %s, expected pairs such as \"%v=3 %v=1\" (each a scenario node, once, with a whole number ≥ %d)", what, ids[0], ids[len(ids)-1], min)}
+	}
+	if !ok {
+		return nil, bad(quote(v))
+	}
+	out := map[node.ID]int64{}
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' }) {
+		k, val, found := strings.Cut(f, "=")
+		id, okID := node.ParseID(k)
+		var n int64
+		_, err := fmt.Sscanf(val, "%d", &n)
+		if !found || !okID || !containsID(ids, id) || err != nil || fmt.Sprint(n) != val || n < min {
+			return nil, bad(fmt.Sprintf("%q", f))
+		}
+		if _, dup := out[id]; dup {
+			return nil, bad(fmt.Sprintf("%v twice", id))
+		}
+		out[id] = n
+	}
+	return out, nil
+}
+
 func quote(v any) string {
 	if s, ok := v.(string); ok {
 		return fmt.Sprintf("%q", s)

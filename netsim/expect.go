@@ -25,7 +25,7 @@ type Expectation struct {
 }
 
 // ExpectGrammar summarises the expectation grammar.
-const ExpectGrammar = `leaders == K (or <=, >=) | agree nX | suspects nA nB | not suspects nA nB | up nX | down nX | alert KIND | no alert KIND | sent TYPE <= K (or ==, >=) | false-suspicions before|after gst == K (or <=, >=) | leader nA == nB | leader nA == none`
+const ExpectGrammar = `leaders == K (or <=, >=) | agree nX | suspects nA nB | not suspects nA nB | up nX | down nX | alert KIND | no alert KIND | sent TYPE <= K (or ==, >=) | false-suspicions before|after gst == K (or <=, >=) | leader nA == nB | leader nA == none | leaders in current term == K (or <=, >=) | cs nX == held|wanted|released`
 
 // AlertKinds lists the alerts monitors raise.
 var AlertKinds = []string{"split-brain", "no-leader", "mutex", "starvation", "order", alertFalseSuspicion}
@@ -51,7 +51,30 @@ func ParseExpect(s string, ids []node.ID) (Expectation, error) {
 	var err error
 	switch head.s {
 	case "leaders":
+		if len(toks) > 3 && toks[1].s == "in" {
+			// leaders in current term == K: the live leaders of the newest term any
+			// live leader holds; a deposed leader of an older term that still
+			// believes it leads (cut off, it has not heard of the newer term) does
+			// not count, where "leaders" counts it
+			if len(toks) < 4 || toks[2].s != "current" || toks[3].s != "term" {
+				return e, p.errAt(toks[1].col, "found %q, expected \"leaders in current term == K\"", s)
+			}
+			e.word = "current"
+			p.toks = toks[3:]
+		}
 		err = p.compare(&e, "leaders == 1")
+	case "cs":
+		if err = p.arity(3, "cs nX == held"); err == nil {
+			if e.a, err = p.node(toks[1]); err == nil {
+				e.word = toks[3].s
+				switch {
+				case toks[2].s != "==":
+					err = p.errAt(toks[2].col, "found %q, expected ==", toks[2].s)
+				case e.word != "held" && e.word != "wanted" && e.word != "released":
+					err = p.errAt(toks[3].col, "found %q, expected held, wanted or released", e.word)
+				}
+			}
+		}
 	case "sent":
 		if len(toks) < 2 {
 			return e, p.errAt(p.end(), "found the end, expected \"sent TYPE <= K\"")
@@ -164,8 +187,27 @@ func (e *Expectation) evaluate(w *World) Result {
 	switch e.kind {
 	case "leaders":
 		ls := w.leaders()
+		if e.word == "current" {
+			var term int64
+			for _, id := range ls {
+				term = max(term, w.proc(id).status.Term)
+			}
+			var cur []node.ID
+			for _, id := range ls {
+				if w.proc(id).status.Term == term {
+					cur = append(cur, id)
+				}
+			}
+			r.OK = cmp(len(cur), e.op, e.k)
+			r.Got = fmt.Sprintf("%d leaders in term %d %v (all leaders %v)", len(cur), term, cur, ls)
+			break
+		}
 		r.OK = cmp(len(ls), e.op, e.k)
 		r.Got = fmt.Sprintf("%d leaders %v", len(ls), ls)
+	case "cs":
+		st := w.proc(e.a).status
+		r.OK = w.proc(e.a).up && st.CS.String() == e.word
+		r.Got = fmt.Sprintf("%v is %v", e.a, st.CS)
 	case "sent":
 		n := w.counts.sent(e.word)
 		r.OK = cmp(n, e.op, e.k)

@@ -50,6 +50,15 @@ const (
 // date", so the vote rule has no log check. A leader that loses its majority keeps
 // believing it leads (the paper adds no lease for it); it steps down on the first
 // message of a newer term.
+//
+// Option weights = "n1=3 n2=1 …" gives each process a number of votes (those left
+// out have 1): a candidate leads once the votes it holds weigh more than half of
+// the total weight, the notes 003's defence against split brain ("atribuir um
+// peso para cada processo e só aceitar que um líder seja declarado se … seus votos
+// carregarem mais da metade do peso do sistema"). Any two sets of voters that each
+// weigh more than half share a voter, so two leaders still never share a term; a
+// heavy process can make a side of a partition that holds few processes the one
+// that elects.
 type Raft struct {
 	self     node.ID
 	cfg      *raftConfig
@@ -65,6 +74,16 @@ type Raft struct {
 type raftConfig struct {
 	min, max, heartbeat time.Duration
 	initiator           func(node.ID) bool
+	weights             map[node.ID]int64 // weights; looked up, never ranged over
+	total               int64             // the weight of all processes
+}
+
+// weight is how many votes p's vote counts for.
+func (c *raftConfig) weight(p node.ID) int64 {
+	if w, ok := c.weights[p]; ok {
+		return w
+	}
+	return 1
 }
 
 // Step reacts to one event.
@@ -152,7 +171,11 @@ func (r *Raft) campaign(env *node.Env) {
 }
 
 func (r *Raft) checkMajority(env *node.Env) {
-	if len(r.votes)*2 <= len(env.Peers()) {
+	var held int64
+	for _, v := range r.votes {
+		held += r.cfg.weight(v)
+	}
+	if held*2 <= r.cfg.total {
 		return
 	}
 	r.role, r.leader = "leader", r.self
@@ -180,7 +203,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:        "raft",
 		Family:      algos.Election,
-		Description: "Raft-style terms: randomized timeouts, one vote per term, a majority to lead",
+		Description: "Raft-style terms: randomized timeouts, one vote per term, a majority (or more than half the weight) to lead",
 		Source:      "Ongaro & Ousterhout 2014 (§5.2, election only, no log)",
 		Messages:    []string{MsgRequestVote, MsgVote, MsgHeartbeat},
 		Terms:       true,
@@ -189,6 +212,7 @@ func init() {
 			{Name: "election_max", Default: "300ms", Doc: "longest election timeout"},
 			{Name: "heartbeat", Default: "50ms", Doc: "how often the leader sends HEARTBEAT"},
 			initiatorsParam("none", "by default randomized timeouts decide who campaigns first, as in Raft"),
+			{Name: "weights", Default: "", Doc: `votes per process, such as "n1=3 n2=1" (the others have 1): a leader needs more than half of the total weight (notes 003, split brain)`},
 		},
 		Build: func(c algos.Config) (node.Factory, error) {
 			cfg := &raftConfig{}
@@ -209,6 +233,15 @@ func init() {
 			}
 			if cfg.initiator, err = initiatorSet(c); err != nil {
 				return nil, err
+			}
+			if cfg.weights, err = c.Params.NodeInts("weights", c.IDs, 0); err != nil {
+				return nil, err
+			}
+			for _, id := range c.IDs {
+				cfg.total += cfg.weight(id)
+			}
+			if cfg.total == 0 {
+				return nil, &algos.ParamError{Name: "weights", Msg: "found a total weight of 0, expected at least one process with a weight > 0"}
 			}
 			return func(id node.ID) node.Algorithm { return &Raft{self: id, cfg: cfg} }, nil
 		},

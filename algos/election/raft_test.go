@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/node/nodetest"
 )
@@ -190,6 +191,40 @@ func TestRaftMinorityNeverElects(t *testing.T) {
 	for _, h := range hs {
 		if st := h.Status(); st.Term < 10 {
 			t.Errorf("%v reached only term %d: the minority should keep campaigning", h.ID, st.Term)
+		}
+	}
+}
+
+// TestRaftWeightsDecide: with weights n1=3 (total 3+1+1+1+1 = 7), n1 alone holds 3
+// of 7, not enough; n1 with one more voter holds 4 > 3.5 and leads. n2 with the
+// three light voters holds 4 as well; n2 with two of them holds 3: no.
+func TestRaftWeightsDecide(t *testing.T) {
+	params := map[string]any{"weights": "n1=3"}
+	h := labHarness(t, "raft", 1, labSeq(5), params)
+	h.Start()
+	h.Fire(timerElection)
+	if h.Status().Role == "leader" {
+		t.Fatal("3 of 7 made a leader")
+	}
+	h.Deliver(5, node.Message{Type: MsgVote, Term: 1, Flag: true})
+	if st := h.Status(); st.Role != "leader" {
+		t.Fatalf("4 of 7 did not make a leader: %+v", st)
+	}
+	g := labHarness(t, "raft", 2, labSeq(5), params)
+	g.Start()
+	g.Fire(timerElection)
+	g.Deliver(3, node.Message{Type: MsgVote, Term: 1, Flag: true})
+	g.Deliver(4, node.Message{Type: MsgVote, Term: 1, Flag: true})
+	if g.Status().Role == "leader" {
+		t.Fatal("3 of 7 made a leader")
+	}
+	g.Deliver(5, node.Message{Type: MsgVote, Term: 1, Flag: true})
+	if g.Status().Role != "leader" {
+		t.Fatal("4 of 7 did not make a leader")
+	}
+	for _, bad := range []string{"n1=x", "n9=2", "n1=-1", "n1=0 n2=0 n3=0 n4=0 n5=0"} {
+		if _, _, err := algos.Build("raft", labSeq(5), map[string]any{"weights": bad}); err == nil {
+			t.Errorf("weights = %q accepted", bad)
 		}
 	}
 }

@@ -25,10 +25,24 @@ import (
 //     that a late or duplicated reply never counts for a later request (the paper
 //     assumes exactly-once delivery; the lab's network can duplicate).
 //
+// Options:
+//   - initial_clock = "n1=40 n2=33" starts those processes' Lamport clocks at the
+//     given values, so that their next requests carry 41 and 34 as in the notes'
+//     example.
+//   - order = "priority" is the variant the notes 002 warn against ("Poderíamos
+//     pensar que uma alternativa seria basear este algoritmo em prioridades em vez
+//     de timestamps, mas isto não funciona!"): a WANTED process defers a request
+//     only if its own fixed priority (its id: the higher, the stronger) beats the
+//     requester's. A process that asked first but has the lower priority replies
+//     to a later, stronger request while a reply it got earlier from that process
+//     still counts: both collect N−1 replies and both enter, which the mutex
+//     monitor catches.
+//
 // Departure: the clock is kept in stable storage, so a recovered process never
 // reuses a timestamp. The algorithm tolerates no crash (notes 002: "nenhum processo
 // pode falhar"): a crashed process never replies and everyone waits for it.
 type ricart struct {
+	cfg      *ricartConfig
 	w        workload
 	clock    clock
 	ts       int64     // timestamp of the current request, while WANTED or HELD
@@ -36,12 +50,27 @@ type ricart struct {
 	deferred []stamp   // requests deferred until exit
 }
 
+type ricartConfig struct {
+	priority bool              // order = "priority"
+	initial  map[node.ID]int64 // initial_clock; looked up, never ranged over
+}
+
+// defers reports whether a WANTED process with request mine defers request r.
+func (a *ricart) defers(mine, r stamp) bool {
+	if a.cfg.priority {
+		return mine.id > r.id
+	}
+	return mine.less(r)
+}
+
 func (a *ricart) Step(env *node.Env, ev node.Event) {
 	if a.w.handle(env, ev, a) {
 		return
 	}
 	switch ev.Kind {
-	case node.Start, node.Recover:
+	case node.Start:
+		a.clock.highest = a.cfg.initial[env.Self()]
+	case node.Recover:
 		a.clock.load(env)
 	case node.Deliver:
 		m := ev.Msg
@@ -50,7 +79,7 @@ func (a *ricart) Step(env *node.Env, ev node.Event) {
 			a.clock.witness(m.Stamp)
 			r := stamp{m.Stamp, ev.From}
 			mine := stamp{a.ts, env.Self()}
-			if a.w.held() || (a.w.wanted() && mine.less(r)) {
+			if a.w.held() || (a.w.wanted() && a.defers(mine, r)) {
 				for _, d := range a.deferred {
 					if d == r {
 						return // duplicate
@@ -106,13 +135,25 @@ func init() {
 		Description: "Ricart-Agrawala: multicast a timestamped REQUEST, enter after N−1 REPLYs; replies deferred by (timestamp, id)",
 		Source:      "Ricart & Agrawala 1981 (CACM 24(1)); Lamport 1978 timestamps; course notes 002",
 		Messages:    []string{"REQUEST", "REPLY"},
-		Params:      withWorkload(),
+		Params: withWorkload(
+			algos.Param{Name: "order", Default: "timestamp", Doc: `"timestamp": (Lamport timestamp, id), the paper; "priority": fixed priorities (the id), the variant the notes show letting two processes in`},
+			algos.Param{Name: "initial_clock", Default: "", Doc: `Lamport clocks to start from, such as "n1=40 n2=33" (the others start at 0)`},
+		),
 		Build: func(c algos.Config) (node.Factory, error) {
 			wl, err := readWorkload(c.Params)
 			if err != nil {
 				return nil, err
 			}
-			return func(node.ID) node.Algorithm { return &ricart{w: newWorkload(wl)} }, nil
+			cfg := &ricartConfig{}
+			order, err := c.Params.String("order", "timestamp", "priority")
+			if err != nil {
+				return nil, err
+			}
+			cfg.priority = order == "priority"
+			if cfg.initial, err = c.Params.NodeInts("initial_clock", c.IDs, 0); err != nil {
+				return nil, err
+			}
+			return func(node.ID) node.Algorithm { return &ricart{cfg: cfg, w: newWorkload(wl)} }, nil
 		},
 	})
 }

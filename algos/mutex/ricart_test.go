@@ -1,11 +1,12 @@
 package mutex
 
 import (
+	"testing"
 	"time"
 
-	"testing"
-
+	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/node/nodetest"
 )
 
 func TestRicartRequestAndReplies(t *testing.T) {
@@ -74,4 +75,44 @@ func TestRicartCourseExample(t *testing.T) {
 	if len(s.entries) != 2 || s.entries[0].id != 2 || s.entries[0].ts != 34 || s.entries[1].id != 1 || s.entries[1].ts != 41 {
 		t.Fatalf("entries %+v, want p2 (34) then p1 (41)", s.entries)
 	}
+}
+
+func TestRicartInitialClock(t *testing.T) {
+	params := map[string]any{"initial_clock": "n1=40 n2=33"}
+	h, _ := start(t, "ricart", 3, 1, params)
+	wantSends(t, h.Request("cs"), to(2, msg("REQUEST", 41)), to(3, msg("REQUEST", 41)))
+	g, _ := start(t, "ricart", 3, 3, params)
+	wantSends(t, g.Request("cs"), to(1, msg("REQUEST", 1)), to(2, msg("REQUEST", 1)))
+	for _, bad := range []string{"n1=x", "n9=1", "n1=1 n1=2", "n1:1", "n1=-1"} {
+		if _, _, err := algos.Build("ricart", nodetest.IDs(3), map[string]any{"initial_clock": bad}); err == nil {
+			t.Errorf("initial_clock = %q accepted", bad)
+		}
+	}
+}
+
+// TestRicartPriorityLetsTwoIn: the notes' warning, event by event. n1 (priority 1)
+// asked first; n3 (priority 3), still released, replied. Then n3 asks: by
+// priority n1 must reply although it asked earlier, and n3 holds n1's reply too:
+// both will have N−1 replies. By timestamp n1 would defer n3 (its request, 1, is
+// older than n3's, 2).
+func TestRicartPriorityLetsTwoIn(t *testing.T) {
+	for _, c := range []struct {
+		order string
+		reply bool
+	}{{"priority", true}, {"timestamp", false}} {
+		h, _ := start(t, "ricart", 3, 1, map[string]any{"order": c.order})
+		wantSends(t, h.Request("cs"), to(2, msg("REQUEST", 1)), to(3, msg("REQUEST", 1)))
+		var want []nodetest.Sent
+		if c.reply {
+			want = append(want, to(3, msg("REPLY", 2)))
+		}
+		wantSends(t, h.Deliver(3, msg("REQUEST", 2)), want...)
+		wantSends(t, h.Deliver(2, msg("REPLY", 1)))
+		wantSends(t, h.Deliver(3, msg("REPLY", 1)))
+		wantCS(t, h, node.CSHeld)
+	}
+	// And the stronger one defers the weaker by priority even with a later timestamp.
+	h, _ := start(t, "ricart", 3, 3, map[string]any{"order": "priority"})
+	h.Request("cs")
+	wantSends(t, h.Deliver(1, msg("REQUEST", 1)))
 }
