@@ -165,7 +165,29 @@ func (q *queue) pop() qev {
 	q.h.remove(0)
 	q.slab[s] = qev{}
 	q.free = append(q.free, s)
+	if n := len(q.h.keys); cap(q.slab) > compactAbove && n < cap(q.slab)/4 {
+		q.compact()
+	}
 	return e
+}
+
+// compactAbove is the slab size, in events, above which a queue that has emptied to
+// a quarter of it is compacted: a burst (every process broadcasting at Start) must
+// not keep its memory for the rest of the run.
+const compactAbove = 1 << 16
+
+// compact moves the queued events to a new slab just big enough for them (and as
+// many again), renumbering their slots. Nothing outside the queue holds a slot.
+func (q *queue) compact() {
+	n := len(q.h.keys)
+	slab := make([]qev, n, 2*n)
+	keys := make([]hkey, n, 2*n)
+	for i, k := range q.h.keys {
+		slab[i] = q.slab[k.slot]
+		k.slot = int32(i)
+		keys[i] = k
+	}
+	q.slab, q.h.keys, q.free = slab, keys, nil
 }
 
 // each calls f on every queued event; f may change its time, after which fix must

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
-	_ "github.com/clusterlab/clusterlab/algos/mutex"
+	_ "github.com/clusterlab/clusterlab/algos/mutex" // ricart
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -103,17 +103,33 @@ func TestEventStormInOneWindow(t *testing.T) {
 	}
 }
 
-// TestEventStormInsideAWindow: a generator asked for 10¹² critical-section requests
-// per second arms a zero-delay timer that re-arms itself, so one process makes
-// events forever at one instant without ever queueing one. The guard stops it too,
-// in bounded memory.
-func TestEventStormInsideAWindow(t *testing.T) {
-	cfg := stormConfig(3, 50_000, nil)
-	spec, f, err := algos.Build("ricart", cfg.IDs, map[string]any{"cs_rate": 1e12})
-	if err != nil {
-		t.Fatal(err)
+// spinner re-arms a zero-delay timer forever: time never passes for it, the shape
+// of a request generator asked for 10¹² requests per second.
+type spinner struct{}
+
+func (spinner) Step(env *node.Env, ev node.Event) {
+	if ev.Kind == node.Start || ev.Kind == node.Timer {
+		env.After(0, "spin")
 	}
-	cfg.Spec, cfg.Factory = spec, f
+}
+
+func (spinner) Status() node.Status { return node.Status{Role: "spinner"} }
+
+// TestEventStormInsideAWindow: a process that makes events forever at one instant
+// never queues one: its own zero-delay timers are handled inside the window. The
+// window's budget stops it too, in bounded memory. (A generator asked for 10¹²
+// requests per second was such a process; cs_rate is now refused above its range
+// before a run starts, and the guard stops whatever gets through.)
+func TestEventStormInsideAWindow(t *testing.T) {
+	cfg := stormConfig(3, 50_000, func(id node.ID) node.Algorithm {
+		if id == 2 {
+			return spinner{}
+		}
+		return flooder{}
+	})
+	if _, _, err := algos.Build("ricart", cfg.IDs, map[string]any{"cs_rate": 1e12}); err == nil {
+		t.Log("ricart accepts cs_rate = 1e12: the guard below is what stops it")
+	}
 	before := heapMB()
 	w, err := netsim.New(cfg, nil)
 	if err != nil {
@@ -123,8 +139,8 @@ func TestEventStormInsideAWindow(t *testing.T) {
 	w.RunUntil(2 * time.Second)
 	var peak runtime.MemStats
 	runtime.ReadMemStats(&peak)
-	if err := w.Err(); err == nil || !regexp.MustCompile(`^event storm: [\d,]+ events made within 1ms at t=0s; timer cs.gen \d+%`).MatchString(err.Error()) {
-		t.Fatalf("got error %v, want an event storm of cs.gen timers", err)
+	if err := w.Err(); err == nil || !regexp.MustCompile(`^event storm: [\d,]+ events made within 1ms at t=0s; timer spin 9\d%`).MatchString(err.Error()) {
+		t.Fatalf("got error %v, want an event storm of spin timers", err)
 	}
 	if grew := int64(peak.HeapSys>>20) - before; grew > 300 {
 		t.Fatalf("the heap took %d MB more", grew)

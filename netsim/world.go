@@ -591,7 +591,7 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	}
 	w.merge(active, t0, end, single)
 	for _, p := range active {
-		p.batch.Items = p.batch.Items[:0]
+		p.batch.Shrink()
 	}
 }
 

@@ -61,6 +61,23 @@ type Batch struct {
 	Overflow bool
 }
 
+// Shrink lets go of buffers far bigger than the batch just handled needed: a
+// process that broadcast to a thousand peers once (at Start) must not keep room for
+// two thousand effects for the rest of the run. Call it between batches.
+func (b *Batch) Shrink() {
+	b.Items = shrunk(b.Items)
+	b.Out = shrunk(b.Out)
+	b.Effects = shrunk(b.Effects)
+}
+
+// shrunk is s emptied, or nil if it holds room for four times what it held.
+func shrunk[T any](s []T) []T {
+	if cap(s) > 256 && len(s) < cap(s)/4 {
+		return nil
+	}
+	return s[:0]
+}
+
 // budgetStretch is how many outcomes and effects a Runner makes between two looks at
 // the window's shared Budget.
 const budgetStretch = 256
@@ -167,22 +184,22 @@ func before(a, b Item) bool {
 }
 
 func (r *Runner) step(b *Batch, it Item, local bool) {
-	lo := len(r.env.effects)
 	origin := -1
 	if local {
 		origin = it.effect
 		b.Effects[origin].Outcome = -1
 	}
-	if !r.env.apply(r.alg, it.At, it.Ev, it.Timer, it.Gen) {
+	// The step appends its effects straight to the batch's.
+	base := len(b.Effects)
+	r.env.effects = b.Effects
+	ran := r.env.apply(r.alg, it.At, it.Ev, it.Timer, it.Gen)
+	b.Effects, r.env.effects = r.env.effects, nil
+	if !ran {
 		return
 	}
 	if local {
 		b.Effects[origin].Outcome = len(b.Out)
 	}
-	hi := len(r.env.effects)
-	base := len(b.Effects)
-	b.Effects = append(b.Effects, r.env.effects[lo:hi]...)
-	r.env.effects = r.env.effects[:lo]
 	for k := base; k < len(b.Effects); k++ {
 		e := &b.Effects[k]
 		var li Item
