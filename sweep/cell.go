@@ -112,19 +112,25 @@ var (
 func (s *Sweep) cellError(c Cell, idx []int, setKeys []string, err error) error {
 	// Positions inside the generated scenario mean nothing to the user: drop them.
 	msg := innerPos.ReplaceAllString(filePrefix.ReplaceAllString(err.Error(), ""), "")
+	names := func(key string) bool { // the complaint is about key
+		last := key[strings.LastIndex(key, ".")+1:]
+		return strings.HasPrefix(msg, key+":") || strings.HasPrefix(msg, key+" ") ||
+			strings.Contains(msg, "found "+key+" =") || strings.Contains(msg, "found "+last+" =") ||
+			(last == "ids" && strings.HasPrefix(msg, "found id "))
+	}
 	path := "base"
 	if s.Base == "" {
 		path = "file"
 	}
 	for ai, a := range s.Axes {
-		if strings.Contains(msg, a.Key) {
+		if names(a.Key) {
 			path = fmt.Sprintf("axes.%s[%d]", a.Key, idx[ai])
 			break
 		}
 	}
 	if strings.HasPrefix(path, "base") || path == "file" {
 		for _, k := range setKeys {
-			if strings.Contains(msg, k) {
+			if names(k) {
 				path = "set." + k
 			}
 		}

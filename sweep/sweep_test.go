@@ -172,7 +172,7 @@ func TestBadSweeps(t *testing.T) {
 		{"seeds = 2", "seeds = 2\ncolour = 1", `t.toml:4:1: found unknown key "colour", expected one of the sweep format's keys: ` + keys},
 		{`base = "ring"`, `base = "rink"`, `t.toml:2:8: found base = "rink", expected a preset: `},
 		{"seeds = 2", "seeds = 0", "t.toml:3:9: found seeds = 0, expected a count from 1 to 100000 or a list"},
-		{"nodes = [4, 8]", "nodes = [4, 0]", "t.toml:6:13: in the cell nodes=0: found nodes = 0, expected 1 to 4,096"},
+		{"nodes = [4, 8]", "nodes = [4, 0]", "t.toml:6:13: in the cell nodes=0: found nodes = 0, expected 1 to "},
 		{"nodes = [4, 8]", "nodes = 4", "t.toml:6:9: found nodes = 4, expected a list of values such as [4, 8, 16]"},
 		{`x = "nodes"`, `x = "size"`, `t.toml:8:5: found x = "size", expected one of the axes: nodes`},
 		{`that = "sent.total == theory"`, `that = "sent.total ~ theory"`, `t.toml:11:20: found "~", expected `},

@@ -80,30 +80,36 @@ func ringTheory(c algos.TheoryConfig) []algos.Theory {
 // anything happens and one process detects it. The best case is the second-highest
 // detecting: one ELECTION (to the dead maximum) and N−2 COORDINATOR. The worst is the
 // lowest detecting: every live process ends up calling an election, N(N−1)/2
-// ELECTION, (N−1)(N−2)/2 ANSWER and N−2 COORDINATOR, N²−N−1 in all (the notes round it
-// to O(N²)).
+// ELECTION, (N−1)(N−2)/2 ANSWER and N−2 COORDINATOR, N²−N−1 in all; all detecting at
+// once costs the same. With nobody crashed and all starting, the notes' N²−1.
 func bullyTheory(c algos.TheoryConfig) []algos.Theory {
 	starters, err := c.Params.Nodes("initiators", c.IDs)
 	n := len(c.IDs)
-	sorted := slices.Sorted(slices.Values(c.IDs))
-	if err != nil || len(starters) != 1 || n < 3 || !slices.Equal(c.Crashed, sorted[n-1:]) {
+	if err != nil || n < 3 {
 		return nil
 	}
-	switch starters[0] {
-	case sorted[n-2]:
+	sorted := slices.Sorted(slices.Values(c.IDs))
+	all := len(starters) == n
+	counts := func(e, a, k int, label string) []algos.Theory {
 		return []algos.Theory{
-			{Metric: "sent.COORDINATOR", Value: float64(n - 2), Label: "N−2 COORDINATOR (best case: the second-highest detects)", Source: srcGarciaMolina},
-			{Metric: "sent.ELECTION", Value: 1, Label: "1 ELECTION (best case)", Source: srcGarciaMolina},
-			{Metric: "sent.ANSWER", Value: 0, Label: "no ANSWER (best case)", Source: srcGarciaMolina},
+			{Metric: "sent.ELECTION", Value: float64(e), Label: label, Source: srcGarciaMolina},
+			{Metric: "sent.ANSWER", Value: float64(a), Label: label, Source: srcGarciaMolina},
+			{Metric: "sent.COORDINATOR", Value: float64(k), Label: label, Source: srcGarciaMolina},
 		}
-	case sorted[0]:
-		e, a := n*(n-1)/2, (n-1)*(n-2)/2
-		return []algos.Theory{
-			{Metric: "sent.COORDINATOR", Value: float64(n - 2), Label: "N−2 COORDINATOR (worst case: the lowest detects)", Source: srcGarciaMolina},
-			{Metric: "sent.ELECTION", Value: float64(e), Label: "N(N−1)/2 ELECTION (worst case)", Source: srcGarciaMolina},
-			{Metric: "sent.ANSWER", Value: float64(a), Label: "(N−1)(N−2)/2 ANSWER (worst case)", Source: srcGarciaMolina},
-			{Metric: "election_messages", Value: float64(e + a + n - 2), Label: "N²−N−1 (worst case, O(N²) in the notes)", Source: srcGarciaMolina},
-		}
+	}
+	if len(c.Crashed) == 0 && all {
+		// Nobody has failed and all start: every process sends ELECTION up and
+		// ANSWER down, and the maximum announces itself: N²−1 in all.
+		return counts(n*(n-1)/2, n*(n-1)/2, n-1, "N(N−1)/2 ELECTION, N(N−1)/2 ANSWER, N−1 COORDINATOR: N²−1 (all start, nobody crashed)")
+	}
+	if !slices.Equal(c.Crashed, sorted[n-1:]) {
+		return nil
+	}
+	switch {
+	case len(starters) == 1 && starters[0] == sorted[n-2]:
+		return counts(1, 0, n-2, "1 ELECTION, N−2 COORDINATOR (best case: the second-highest detects)")
+	case all || (len(starters) == 1 && starters[0] == sorted[0]):
+		return counts(n*(n-1)/2, (n-1)*(n-2)/2, n-2, "N(N−1)/2 ELECTION, (N−1)(N−2)/2 ANSWER, N−2 COORDINATOR: N²−N−1 (worst case: the lowest detects, or all do)")
 	}
 	return nil
 }
