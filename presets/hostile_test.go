@@ -153,3 +153,20 @@ func TestHostileFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileHeaders: the scenario a trace header carries gets the same kind of
+// one-line error, with no Go type in it.
+func TestHostileHeaders(t *testing.T) {
+	for _, tc := range []struct{ json, want string }{
+		{`{"algorithm":"bully","nodes":"five"}`, `t.jsonl:1: found a JSON string for the scenario's nodes in the header, expected a whole number such as 5`},
+		{`{"algorithm":"bully","nodes":3,"network":{"loss":"x"}}`, `t.jsonl:1: found a JSON string for the scenario's network.loss in the header, expected a number from 0 to 1 such as 0.1`},
+		{`{"algorithm":"bully","nodes":3,"colour":1}`, `t.jsonl:1: found the unknown key "colour" in the header's scenario, expected a key of the scenario format`},
+		{`{"algorithm":"bully",`, `t.jsonl:1: found a scenario in the header that is not valid JSON (unexpected EOF), expected the scenario as the recording wrote it`},
+		{`{"algorithm":"bully","nodes":3,"until":"0s"}`, `t.jsonl:1:1: found until = "0s", expected a duration from 1µs to 24h such as "20s"`},
+	} {
+		_, err := FromJSON("t.jsonl", []byte(tc.json))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.json, err, tc.want)
+		}
+	}
+}

@@ -781,13 +781,32 @@ func FromJSON(name string, raw []byte) (*Scenario, error) {
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("%s:1: bad scenario in the header (%v)", name, err)
+		return nil, fmt.Errorf("%s:1: %s", name, headerError(err))
 	}
 	s.Params = fromJSONParams(s.Params)
 	if err := s.check(name, positions{}); err != nil {
 		return nil, err
 	}
 	return &s, nil
+}
+
+// headerError says, in the format's words, why the scenario in a trace header does
+// not read back.
+func headerError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		path := strings.Split(te.Field, ".")
+		key := path[len(path)-1]
+		want := "another value"
+		if t := fieldAt(path); t != nil {
+			want = describe(t, key)
+		}
+		return fmt.Sprintf("found a JSON %s for the scenario's %s in the header, expected %s", te.Value, te.Field, want)
+	}
+	if _, field, ok := strings.Cut(err.Error(), "unknown field "); ok {
+		return fmt.Sprintf("found the unknown key %s in the header's scenario, expected a key of the scenario format", field)
+	}
+	return fmt.Sprintf("found a scenario in the header that is not valid JSON (%s), expected the scenario as the recording wrote it", strings.TrimPrefix(err.Error(), "json: "))
 }
 
 // fromJSONParams gives JSON numbers the types TOML would have given them.
