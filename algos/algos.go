@@ -86,6 +86,10 @@ type Spec struct {
 	// Terms is set for algorithms whose leaders have terms (raft): for them split
 	// brain means two leaders in the same term.
 	Terms bool
+	// Ring is set for algorithms that pass their messages along the logical ring
+	// (ids order) whatever the topology, so an election takes O(N) message delays
+	// one after another; the no-leader monitor waits for that long.
+	Ring bool
 	// CrashNotice is set for algorithms built on the perfect failure detector P:
 	// it reads from the parameters how long after a crash (or a revival) the world
 	// tells every live process about it, as a Request event named by CrashedRequest

@@ -80,7 +80,7 @@ type PreGST struct {
 
 // Monitors is the [monitors] table.
 type Monitors struct {
-	Settle     string `toml:"settle" json:"settle"`
+	Settle     string `toml:"settle" json:"settle"` // "auto" (the default) or a duration
 	Starvation string `toml:"starvation" json:"starvation"`
 	SplitGrace string `toml:"split_grace" json:"split_grace"`
 }
@@ -551,6 +551,9 @@ func (s *Scenario) checkNetwork(fail func(path, format string, args ...any) erro
 		return fail("network.pre_gst.loss", "found loss = %v, expected a probability from 0 to 1", *n.PreGST.Loss)
 	}
 	m := &s.Monitors
+	if m.Settle == "" {
+		m.Settle = settleAuto
+	}
 	for _, f := range []struct {
 		p   *string
 		def time.Duration
@@ -559,7 +562,13 @@ func (s *Scenario) checkNetwork(fail func(path, format string, args ...any) erro
 		if *f.p == "" {
 			*f.p = f.def.String()
 		}
+		if f.p == &m.Settle && *f.p == settleAuto {
+			continue
+		}
 		if _, err := durationIn(f.key, *f.p, 0, MaxDelay); err != nil {
+			if f.p == &m.Settle {
+				return fail("monitors.settle", "%v, or \"auto\"", err)
+			}
 			return fail("monitors."+f.key, "%v", err)
 		}
 	}
@@ -649,6 +658,9 @@ func (l Latency) String() string {
 	return r.String()
 }
 
+// settleAuto is the settle time that scales with the election (netsim.SettleAuto).
+const settleAuto = "auto"
+
 func dur(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
@@ -706,6 +718,9 @@ func (s *Scenario) Resolve() (netsim.Config, error) {
 	delta, _ := dur(s.Network.Delta)
 	until, _ := dur(s.Until)
 	settle, _ := dur(s.Monitors.Settle)
+	if s.Monitors.Settle == settleAuto {
+		settle = netsim.SettleAuto
+	}
 	starve, _ := dur(s.Monitors.Starvation)
 	grace, _ := dur(s.Monitors.SplitGrace)
 	js, err := json.Marshal(s)

@@ -278,6 +278,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:        "franklin",
 		Family:      algos.Election,
+		Ring:        true,
 		Theory:      franklinTheory,
 		Description: "Franklin's bidirectional ring: in rounds, an active id survives only if larger than the nearest active ids on both sides",
 		Source:      "Franklin 1982 (CACM 25(5)); Santoro, Design and Analysis of Distributed Algorithms, ch. 3 (Stages); course notes 003",

@@ -234,6 +234,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:        "hs",
 		Family:      algos.Election,
+		Ring:        true,
 		Description: "Hirschberg-Sinclair tournament on a bidirectional ring: phase k probes 2^k hops both ways; a candidate survives only if it beats everyone within its horizon",
 		Source:      "Hirschberg & Sinclair 1980 (CACM 23(11)); course notes 002 (eleição em anel por torneio)",
 		Messages:    []string{msgProbe, msgReply, msgElected},

@@ -436,6 +436,7 @@ func init() {
 	algos.Register(algos.Spec{
 		Name:        "ring",
 		Family:      algos.Election,
+		Ring:        true,
 		Theory:      ringTheory,
 		Description: "Chang-Roberts ring: the largest id goes round and wins; a participant flag swallows smaller ids",
 		Source:      "Chang & Roberts 1979 (CACM 22(5)); course notes 001 and 004 (algoritmo de anel)",

@@ -15,7 +15,7 @@ import (
 // Format and Version name the file format in the header.
 const (
 	Format  = "clusterlab-trace"
-	Version = 1
+	Version = 2
 )
 
 // Event kinds.
