@@ -3,9 +3,12 @@ package mutex
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -113,4 +116,53 @@ func TestQuorumCostPerEntry(t *testing.T) {
 	// Coordinators n1..n3, participant n5: 3 of each.
 	s := newSim(t, "quorum", 5, map[string]any{"coordinators": "n1,n2,n3"}, fixed(2*time.Millisecond))
 	wantCounts(t, entryCost(t, s, 5), map[string]int{"REQUEST": 3, "GRANT": 3, "RELEASE": 3})
+}
+
+// TestMaekawaFPP: the projective-plane sets have K = q+1 members, every process is
+// in K sets, two sets meet in exactly one process (Maekawa's optimum, K ≈ √N; the
+// grid needs 2√N − 1), and an entry without contention costs 3(K−1): 6 at N = 7,
+// 9 at N = 13.
+func TestMaekawaFPP(t *testing.T) {
+	for _, c := range []struct{ n, k int }{{3, 2}, {7, 3}, {13, 4}, {21, 5}, {31, 6}} {
+		ids := make([]node.ID, c.n)
+		for i := range ids {
+			ids[i] = node.ID(i + 1)
+		}
+		sets := fppSets(ids, singer[c.n])
+		in := make([]int, c.n)
+		for i, v := range sets {
+			if len(v) != c.k || !slices.Contains(v, ids[i]) {
+				t.Fatalf("N=%d: V_%d = %v, want %d members with p_%d", c.n, i+1, v, c.k, i+1)
+			}
+			for _, q := range v {
+				in[q-1]++
+			}
+			for j := i + 1; j < len(sets); j++ {
+				common := 0
+				for _, q := range v {
+					if slices.Contains(sets[j], q) {
+						common++
+					}
+				}
+				if common != 1 {
+					t.Fatalf("N=%d: V_%d ∩ V_%d has %d members, want 1", c.n, i+1, j+1, common)
+				}
+			}
+		}
+		for q, m := range in {
+			if m != c.k {
+				t.Fatalf("N=%d: n%d is in %d sets, want K = %d", c.n, q+1, m, c.k)
+			}
+		}
+	}
+	for _, c := range []struct{ n, k int }{{7, 3}, {13, 4}} {
+		s := newSim(t, "maekawa", c.n, map[string]any{"sets": "fpp"}, fixed(4*time.Millisecond))
+		for _, id := range s.ids {
+			wantCounts(t, entryCost(t, s, id), map[string]int{"REQUEST": c.k - 1, "VOTE": c.k - 1, "RELEASE": c.k - 1})
+		}
+	}
+	if _, _, err := algos.Build("maekawa", make([]node.ID, 8), map[string]any{"sets": "fpp"}); err == nil ||
+		!strings.Contains(err.Error(), "expected N = q²+q+1") {
+		t.Errorf("fpp with 8 nodes: %v", err)
+	}
 }

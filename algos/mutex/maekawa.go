@@ -22,6 +22,12 @@ import (
 //   - "grid" (default): the processes, in env.Peers() order, fill a grid of ⌈√N⌉
 //     columns row by row; V_i is the row and the column of p_i (|V_i| ≈ 2√N; the last
 //     row may be short, and any two sets still meet).
+//   - "fpp": the lines of a finite projective plane of order q, for N = q²+q+1
+//     processes (3, 7, 13, 21, 31: q = 1 … 5): V_i = {p_(i+d) mod N : d ∈ D} for a
+//     perfect difference set D of size K = q+1 (Singer 1938), so every two sets
+//     meet in exactly one process, every process is in K sets, and K ≈ √N: the
+//     optimal sets of Maekawa's paper (M = K), next to the grid's ≈ 2√N. N = 7
+//     gives K = 3 (the Fano plane), N = 13 gives K = 4.
 //   - "triangle": the three-process example of the notes, V1 = {p1, p2},
 //     V2 = {p2, p3}, V3 = {p3, p1}; needs exactly 3 processes.
 //   - explicit sets, one per process in ring order, separated by ";", members by
@@ -294,7 +300,7 @@ func init() {
 		Messages: []string{"REQUEST", "VOTE", "RELEASE", "INQUIRE", "RELINQUISH", "FAILED"},
 		Params: withWorkload(
 			algos.Param{Name: "deadlock_free", Default: "false", Doc: "add INQUIRE, RELINQUISH and FAILED, with queues ordered by (timestamp, id)"},
-			algos.Param{Name: "sets", Default: "grid", Doc: "voting sets: \"grid\" (row and column in a ⌈√N⌉ grid), \"triangle\" (V1={n1,n2}, V2={n2,n3}, V3={n3,n1}; 3 nodes), or one set per node such as \"n1 n2; n2 n3; n3 n1\""},
+			algos.Param{Name: "sets", Default: "grid", Doc: "voting sets: \"grid\" (row and column in a ⌈√N⌉ grid), \"fpp\" (lines of a finite projective plane: N = 7, K = 3; N = 13, K = 4; also 3, 21, 31), \"triangle\" (V1={n1,n2}, V2={n2,n3}, V3={n3,n1}; 3 nodes), or one set per node such as \"n1 n2; n2 n3; n3 n1\""},
 		),
 		Build: buildMaekawa,
 	})
@@ -337,6 +343,25 @@ func gridSets(ids []node.ID) [][]node.ID {
 	return sets
 }
 
+// singer holds a perfect difference set modulo N = q²+q+1 for each supported N:
+// every nonzero residue is the difference of exactly one ordered pair of it.
+var singer = map[int][]int{3: {0, 1}, 7: {0, 1, 3}, 13: {0, 1, 3, 9}, 21: {0, 1, 4, 14, 16}, 31: {0, 1, 3, 8, 12, 18}}
+
+// fppSets gives process i the line {i+d mod N : d ∈ diff} of the projective plane,
+// which contains i since 0 ∈ diff. Each set lists its members in ids order.
+func fppSets(ids []node.ID, diff []int) [][]node.ID {
+	n := len(ids)
+	sets := make([][]node.ID, n)
+	for i := range ids {
+		for j := range ids {
+			if slices.Contains(diff, ((j-i)%n+n)%n) {
+				sets[i] = append(sets[i], ids[j])
+			}
+		}
+	}
+	return sets
+}
+
 // votingSets reads parameter sets.
 func votingSets(p algos.Params, ids []node.ID) ([][]node.ID, error) {
 	bad := func(format string, args ...any) error {
@@ -344,11 +369,17 @@ func votingSets(p algos.Params, ids []node.ID) ([][]node.ID, error) {
 	}
 	raw, err := p.String("sets")
 	if err != nil {
-		return nil, bad("expected \"grid\", \"triangle\", or one set per node such as \"n1 n2; n2 n3; n3 n1\"")
+		return nil, bad("expected \"grid\", \"fpp\", \"triangle\", or one set per node such as \"n1 n2; n2 n3; n3 n1\"")
 	}
 	switch raw {
 	case "grid":
 		return gridSets(ids), nil
+	case "fpp":
+		d, ok := singer[len(ids)]
+		if !ok {
+			return nil, bad("found \"fpp\" with %d nodes, expected N = q²+q+1 for a plane this package knows: 3, 7, 13, 21 or 31", len(ids))
+		}
+		return fppSets(ids, d), nil
 	case "triangle":
 		if len(ids) != 3 {
 			return nil, bad("found \"triangle\" with %d nodes, expected exactly 3 nodes", len(ids))
