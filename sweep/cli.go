@@ -167,6 +167,9 @@ func Merge(dirs []string, out string, force bool, command string, stdout io.Writ
 		return nil, err
 	}
 	p.printTable(stdout, all)
+	if total := len(p.Cells) * len(p.SeedList); len(all) < total {
+		fmt.Fprintf(stdout, "\nthe shards hold %d of the sweep's %d runs: a shard is missing\n", len(all), total)
+	}
 	o := &Outcome{Dir: out, Runs: len(all)}
 	for _, r := range all {
 		if !r.Passed {

@@ -36,7 +36,7 @@ func (p *Plan) report(results []Result, figs []figure, command string) []byte {
 			passed++
 		}
 	}
-	fmt.Fprintf(&b, "\nSeeds %s: %d cells × %d seeds = %d runs; %d here, %d passed.\n\n",
+	fmt.Fprintf(&b, "\nSeeds %s: %d cells × %d seed(s) = %d runs; %d here, %d passed.\n\n",
 		strings.Join(seeds, ", "), len(p.Cells), len(p.SeedList), len(p.Cells)*len(p.SeedList), len(results), passed)
 	if len(p.Checks) > 0 {
 		fmt.Fprintf(&b, "## Expectations (every run)\n\n")
