@@ -69,13 +69,14 @@ func (w *World) overflowed(active []*proc) bool {
 		made += len(p.batch.Out) + len(p.batch.Effects)
 		for i := range p.batch.Out {
 			o := &p.batch.Out[i]
-			switch o.Ev.Kind {
+			it := p.batch.ItemOf(o)
+			switch it.Ev.Kind {
 			case node.Deliver:
-				shares[o.Ev.Msg.Type]++
+				shares[it.Ev.Msg.Type]++
 			case node.Timer:
-				shares["timer "+o.Ev.Name]++
+				shares["timer "+it.Ev.Name]++
 			default:
-				shares[o.Ev.Kind.String()]++
+				shares[it.Ev.Kind.String()]++
 			}
 			w.now = max(w.now, o.At)
 		}

@@ -84,6 +84,7 @@ type World struct {
 	err    error        // why the run stopped early (an event storm), or nil
 	drops  []qev        // this window's deliveries dropped on arrival
 	heads  []*proc      // the merge's heap, kept to reuse its memory
+	active []*proc      // the window's processes with work, kept likewise
 	wg     sync.WaitGroup
 	closed bool
 }
@@ -550,12 +551,21 @@ func (w *World) window(t0, end time.Duration, single bool) {
 		w.now = t0
 	}
 	w.drops = w.drops[:0]
-	var active []*proc
+	active := w.active[:0]
+	popped, last := 0, t0
 	for {
 		h := w.headKey()
 		if h == nil || !(h.at < end || h.at == t0) {
 			break
 		}
+		if popped >= windowCap && h.at > last {
+			// A smaller window, as if the lookahead were shorter: everything
+			// taken is before its end. It bounds the batches' memory when a
+			// thousand processes broadcast at the same instant.
+			end = h.at
+			break
+		}
+		popped, last = popped+1, h.at
 		var p *proc
 		var it node.Item
 		if w.tq.len() > 0 && h == w.tq.headKey() {
@@ -593,7 +603,12 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	for _, p := range active {
 		p.batch.Shrink()
 	}
+	clear(active)
+	w.active = active[:0]
 }
+
+// windowCap is how many events a window takes at most (more at one instant).
+const windowCap = 1 << 16
 
 // inlineBelow is the window size, in events, under which the world handles a window
 // itself: handing a batch to a goroutine and back costs a few microseconds, a step
@@ -777,20 +792,21 @@ func (w *World) dropOnArrival(e *qev) {
 // outcome applies one step's results.
 func (w *World) outcome(p *proc, o *node.Outcome) {
 	w.now = o.At
-	switch o.Ev.Kind {
+	it := p.batch.ItemOf(o)
+	switch it.Ev.Kind {
 	case node.Deliver:
-		local := o.Ev.From == p.id
+		local := it.Ev.From == p.id
 		if !local {
-			w.counts.deliver(o.Ev.Msg.Type)
+			w.counts.deliver(it.Ev.Msg.Type)
 		}
 		if !w.untraced() {
-			msg := o.Ev.Msg
-			w.emit(trace.Event{Ev: trace.Deliver, From: o.Ev.From, To: p.id, MID: o.Ref, Msg: &msg, Local: local, Dup: o.Gen == 1})
+			msg := it.Ev.Msg
+			w.emit(trace.Event{Ev: trace.Deliver, From: it.Ev.From, To: p.id, MID: it.Ref, Msg: &msg, Local: local, Dup: it.Gen == 1})
 		}
 	case node.Timer:
-		w.emit(trace.Event{Ev: trace.TimerEv, Node: p.id, Name: o.Ev.Name})
+		w.emit(trace.Event{Ev: trace.TimerEv, Node: p.id, Name: it.Ev.Name})
 	case node.Request:
-		w.emit(trace.Event{Ev: trace.Request, Node: p.id, Name: o.Ev.Name})
+		w.emit(trace.Event{Ev: trace.Request, Node: p.id, Name: it.Ev.Name})
 	}
 	effs := p.batch.Effects[o.EffLo:o.EffHi]
 	for i := range effs {
@@ -813,10 +829,10 @@ func (w *World) outcome(p *proc, o *node.Outcome) {
 			w.emit(trace.Event{Ev: trace.Log, Node: p.id, Text: e.Name})
 		}
 	}
-	if o.Changed {
+	if ns := p.batch.StatusOf(o); ns != nil {
 		old := p.status
-		p.status = o.Status
-		st := o.Status
+		p.status = *ns
+		st := *ns
 		w.emit(trace.Event{Ev: trace.StatusEv, Node: p.id, Status: &st})
 		w.mon.status(p, old)
 	}

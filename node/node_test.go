@@ -118,11 +118,14 @@ func TestRunnerWindow(t *testing.T) {
 	if !effs[0].Local || effs[1].Local || !effs[2].Local {
 		t.Fatalf("local flags %+v", effs)
 	}
-	if b.Out[effs[2].Outcome].Ev.Msg.Type != "SELF" || b.Out[effs[0].Outcome].Ev.Name != "short" {
+	if b.ItemOf(&b.Out[effs[2].Outcome]).Ev.Msg.Type != "SELF" || b.ItemOf(&b.Out[effs[0].Outcome]).Ev.Name != "short" {
 		t.Fatal("effects point at the wrong outcomes")
 	}
-	if !b.Out[0].Changed || b.Out[0].Status.Counters[0].Value != 1 {
-		t.Fatalf("first outcome's status %+v", b.Out[0])
+	if !b.Out[effs[2].Outcome].Local() || b.Out[0].Local() {
+		t.Fatal("outcomes say wrongly whether they are local")
+	}
+	if st := b.StatusOf(&b.Out[0]); st == nil || st.Counters[0].Value != 1 {
+		t.Fatalf("first outcome's status %+v", st)
 	}
 }
 

@@ -1,7 +1,6 @@
 package node
 
 import (
-	"container/heap"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,18 +20,40 @@ type Item struct {
 	effect int // a local item: the index in Batch.Effects of the effect that made it
 }
 
-// Outcome is what one step did: the item handled, the effects it had (a range of
-// Batch.Effects) and the new status if it changed.
+// Outcome is what one step did: which item it handled, the effects it had (a range
+// of Batch.Effects) and the new status if it changed. It refers to the item and the
+// status instead of holding copies: a window of a thousand-node mesh has a thousand
+// outcomes per process, and most steps change no status.
 type Outcome struct {
-	Item
-	// Local is set for events the process made for itself inside the window
-	// (short timers, self-deliveries): their Seq is given by the world when it
-	// merges the effect that made them.
-	Local   bool
-	EffLo   int
-	EffHi   int
-	Changed bool
-	Status  Status
+	At time.Duration
+	// Seq is the item's sequence number. Events the process made for itself inside
+	// the window (short timers, self-deliveries) have 0 until the world numbers
+	// them, when it merges the effect that made them.
+	Seq    uint64
+	Item   int32 // the item handled: Batch.Items[Item], or Batch.Locals[-1-Item]
+	Status int32 // the new status, Batch.Statuses[Status], or -1 if unchanged
+	EffLo  int32
+	EffHi  int32
+}
+
+// Local reports whether the outcome is of an event the process made inside the
+// window.
+func (o *Outcome) Local() bool { return o.Item < 0 }
+
+// ItemOf is the item an outcome handled.
+func (b *Batch) ItemOf(o *Outcome) *Item {
+	if o.Item < 0 {
+		return &b.Locals[-1-o.Item]
+	}
+	return &b.Items[o.Item]
+}
+
+// StatusOf is the status an outcome changed to, or nil.
+func (b *Batch) StatusOf(o *Outcome) *Status {
+	if o.Status < 0 {
+		return nil
+	}
+	return &b.Statuses[o.Status]
 }
 
 // Batch is a window of work for one process. The world fills Items (in order), End
@@ -58,6 +79,8 @@ type Batch struct {
 
 	Out      []Outcome
 	Effects  []Effect
+	Locals   []Item   // the events the process made for itself inside the window
+	Statuses []Status // the statuses outcomes changed to
 	Overflow bool
 }
 
@@ -68,6 +91,9 @@ func (b *Batch) Shrink() {
 	b.Items = shrunk(b.Items)
 	b.Out = shrunk(b.Out)
 	b.Effects = shrunk(b.Effects)
+	b.Locals = shrunk(b.Locals)
+	clear(b.Statuses) // they hold slices
+	b.Statuses = shrunk(b.Statuses)
 }
 
 // shrunk is s emptied, or nil if it holds room for four times what it held.
@@ -97,7 +123,7 @@ type Runner struct {
 	in     chan job
 	exited chan struct{}
 
-	local    localQueue
+	local    []int32 // a min-heap of indices into the batch's Locals
 	localSeq uint64
 }
 
@@ -144,20 +170,21 @@ func (r *Runner) loop() {
 func (r *Runner) run(b *Batch) {
 	b.Out = b.Out[:0]
 	b.Effects = b.Effects[:0]
+	b.Locals = b.Locals[:0]
+	clear(b.Statuses)
+	b.Statuses = b.Statuses[:0]
 	b.Overflow = false
 	r.env.SetSlow(b.Slow)
 	r.local = r.local[:0]
 	r.localSeq = localBase
 	i, taken := 0, 0
 	for {
-		var it Item
-		local := false
+		var ref int32
 		switch {
-		case len(r.local) > 0 && (i >= len(b.Items) || before(r.local[0].Item, b.Items[i])):
-			it = heap.Pop(&r.local).(localItem).Item
-			local = true
+		case len(r.local) > 0 && (i >= len(b.Items) || before(&b.Locals[r.local[0]], &b.Items[i])):
+			ref = -1 - r.popLocal(b)
 		case i < len(b.Items):
-			it = b.Items[i]
+			ref = int32(i)
 			i++
 		default:
 			return
@@ -172,18 +199,20 @@ func (r *Runner) run(b *Batch) {
 				}
 			}
 		}
-		r.step(b, it, local)
+		r.step(b, ref)
 	}
 }
 
-func before(a, b Item) bool {
+func before(a, b *Item) bool {
 	if a.At != b.At {
 		return a.At < b.At
 	}
 	return a.Seq < b.Seq
 }
 
-func (r *Runner) step(b *Batch, it Item, local bool) {
+func (r *Runner) step(b *Batch, ref int32) {
+	local := ref < 0
+	it := *b.ItemOf(&Outcome{Item: ref})
 	origin := -1
 	if local {
 		origin = it.effect
@@ -215,31 +244,58 @@ func (r *Runner) step(b *Batch, it Item, local bool) {
 		r.localSeq++
 		li.Seq = r.localSeq
 		li.effect = k
-		heap.Push(&r.local, localItem{li})
+		r.pushLocal(b, li)
 	}
-	o := Outcome{Item: it, Local: local, EffLo: base, EffHi: len(b.Effects)}
+	o := Outcome{At: it.At, Seq: it.Seq, Item: ref, Status: -1, EffLo: int32(base), EffHi: int32(len(b.Effects))}
 	if local {
 		o.Seq = 0
 	}
 	if st := r.alg.Status(); !st.Equal(r.last) {
 		r.last = st.Clone()
-		o.Changed = true
-		o.Status = r.last
+		o.Status = int32(len(b.Statuses))
+		b.Statuses = append(b.Statuses, r.last)
 	}
 	b.Out = append(b.Out, o)
 }
 
-type localItem struct{ Item }
+// pushLocal adds an event the process made for itself to the batch's Locals and to
+// the heap of those still to handle.
+func (r *Runner) pushLocal(b *Batch, it Item) {
+	b.Locals = append(b.Locals, it)
+	h := append(r.local, int32(len(b.Locals)-1))
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !before(&b.Locals[h[i]], &b.Locals[h[p]]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	r.local = h
+}
 
-type localQueue []localItem
-
-func (q localQueue) Len() int           { return len(q) }
-func (q localQueue) Less(i, j int) bool { return before(q[i].Item, q[j].Item) }
-func (q localQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
-func (q *localQueue) Push(x any)        { *q = append(*q, x.(localItem)) }
-func (q *localQueue) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
+// popLocal takes the earliest local event still to handle: its index in Locals.
+func (r *Runner) popLocal(b *Batch) int32 {
+	h := r.local
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if c := l + 1; c < n && before(&b.Locals[h[c]], &b.Locals[h[l]]) {
+			m = c
+		}
+		if !before(&b.Locals[h[m]], &b.Locals[h[i]]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	r.local = h
+	return top
 }
