@@ -185,3 +185,23 @@ func TestBadSweeps(t *testing.T) {
 		}
 	}
 }
+
+// TestViolationsCounted: the quorum-amnesia scenario, whose script makes two
+// participants share the critical section, counts as a violation in results.
+func TestViolationsCounted(t *testing.T) {
+	src := "base = \"quorum-amnesia\"\n[axes]\n\"params.cs_hold\" = [\"3s\"]\n" +
+		"[[expect]]\nthat = \"violations >= 1\"\n[[expect]]\nthat = \"alerts.mutex >= 1\"\n[[expect]]\nthat = \"violations_per_entry > 0\"\n"
+	s, err := Parse("v.toml", []byte(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlan(s, Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range p.Execute(1, nil) {
+		if !r.Passed {
+			t.Errorf("%s: %v", p.Describe(r.Run), r.Failures)
+		}
+	}
+}
