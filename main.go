@@ -18,6 +18,7 @@ import (
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/netsim/trace/export"
+	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/presets"
 	"github.com/clusterlab/clusterlab/session"
 	"github.com/clusterlab/clusterlab/tui"
@@ -61,12 +62,14 @@ type simCmd struct {
 	scenarioFlags
 	stormFlags
 	Until  time.Duration `help:"Run this long in virtual time (default: the scenario's until)."`
-	Record string        `help:"Record the run to this trace file (JSONL)." placeholder:"FILE"`
+	Record string        `help:"Record the run to this trace file (JSONL; compressed when it ends in .gz or .zst)." placeholder:"FILE"`
 	Force  bool          `help:"Overwrite the --record file if it exists."`
 	JSON   bool          `name:"json" help:"Print the summary as one JSON object."`
 }
 
 func (c *simCmd) Run() error {
+	sig := catchSignals()
+	defer sig.stop()
 	if c.Until < 0 || c.Until > presets.MaxUntil {
 		return badInput(fmt.Errorf("--until: found %v, expected 1µs to 24h (leave it out for the scenario's until)", c.Until))
 	}
@@ -85,7 +88,7 @@ func (c *simCmd) Run() error {
 			return badInput(fmt.Errorf("--record: %w", err))
 		}
 		defer out.Abort() // a run that fails leaves no file; does nothing once committed
-		if rec, err = trace.NewRecorder(out, session.Header(s, cfg)); err != nil {
+		if rec, err = session.Record(out, s, cfg); err != nil {
 			return err
 		}
 		sink = rec
@@ -98,14 +101,35 @@ func (c *simCmd) Run() error {
 		defer line.Clear()
 		report = line.Report
 	}
-	sum, err := session.RunWatched(cfg, c.Until, sink, report)
+	sum, now, err := session.RunContext(sig.ctx, cfg, c.Until, sink, report)
 	if rec != nil {
-		if cerr := rec.Close(); err == nil {
-			err = cerr
+		// A run stopped by a signal keeps its recording, with reason interrupted;
+		// a run that failed keeps none.
+		keep := err == nil || sig.interrupted()
+		reason := trace.EndUntil
+		if sig.interrupted() {
+			reason = trace.EndInterrupted
 		}
-		if err == nil {
-			err = out.Commit()
+		var werr error
+		if keep {
+			werr = rec.End(reason, node.Micros(now))
 		}
+		if cerr := rec.Close(); werr == nil {
+			werr = cerr
+		}
+		if keep && werr == nil {
+			werr = out.Commit()
+		}
+		if err == nil || sig.interrupted() {
+			err = werr
+		}
+	}
+	if sig.interrupted() {
+		kept := ""
+		if rec != nil && err == nil {
+			kept = fmt.Sprintf("%s keeps %d events and ends with reason %q", c.Record, rec.Count(), trace.EndInterrupted)
+		}
+		return sig.interruptedErr(kept)
 	}
 	if err != nil {
 		return badInput(err)
@@ -239,11 +263,17 @@ func (c *replayCmd) Run() error {
 }
 
 type verifyCmd struct {
-	File string `arg:"" help:"Trace file to verify." type:"existingfile"`
+	File    string `arg:"" help:"Trace file to verify (.jsonl, or compressed .gz or .zst)." type:"existingfile"`
+	Partial bool   `help:"Accept a recording without its end record (a killed or cut one) when every event it has matches the re-run: a verified prefix."`
 }
 
 func (c *verifyCmd) Run() error {
-	v, err := session.Verify(c.File)
+	sig := catchSignals()
+	defer sig.stop()
+	v, err := session.Verify(sig.ctx, c.File, session.VerifyOptions{Partial: c.Partial})
+	if sig.interrupted() {
+		return sig.err()
+	}
 	if err != nil {
 		return badInput(err)
 	}
@@ -270,12 +300,12 @@ type exportCmd struct {
 }
 
 func (c *exportCmd) Run() error {
-	f, err := os.Open(c.File)
-	if err != nil {
-		return badInput(err)
-	}
-	t, err := trace.Read(f, c.File)
-	f.Close()
+	sig := catchSignals()
+	defer sig.stop()
+	// An export cannot stop part-way: a signal removes its unfinished outputs and
+	// exits at once.
+	sig.onSignal(session.RemovePending)
+	t, err := session.ReadTrace(c.File)
 	if err != nil {
 		return badInput(err)
 	}

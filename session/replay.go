@@ -27,8 +27,9 @@ type Replay struct {
 	times []int64  // each line's virtual time, µs
 	marks []int    // indices of markers, faults, alerts and leader changes
 	cps   []*trace.State
-	// Truncated is set when the file's last line was cut short.
-	Truncated bool
+	// Truncated is set when the file's last line was cut short; Complete when the
+	// file ends with its end record.
+	Truncated, Complete bool
 
 	mu     sync.Mutex // guards pos, state, paused, speed, clock
 	pos    int        // events folded so far
@@ -43,40 +44,45 @@ type Replay struct {
 	once   sync.Once
 }
 
-// OpenReplay reads a recording and prepares it for playback, paused at the start.
+// OpenReplay reads and checks a recording (see openTrace), then folds it into
+// checkpoints, paused at the start. Nothing is folded before the whole file has
+// passed the reader's checks.
 func OpenReplay(path string) (*Replay, error) {
 	r := &Replay{Name: path, paused: true, speed: 1, done: make(chan struct{}), exited: make(chan struct{})}
-	var st *trace.State
-	leaders := map[node.ID]node.ID{} // each node's believed leader, to find changes; looked up only
-	sc, err := scanTrace(path, func(line []byte, e *trace.Event) error {
-		i := len(r.lines)
-		r.lines = append(r.lines, append([]byte(nil), line...))
+	tf, err := openTrace(path)
+	if err != nil {
+		return nil, err
+	}
+	defer tf.Close()
+	r.Header = tf.Header
+	if err := tf.Each(func(e *trace.Event) error {
+		r.lines = append(r.lines, append([]byte(nil), tf.Raw()...))
 		r.times = append(r.times, e.T)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	r.Truncated, r.Complete = tf.Truncated, tf.End != nil
+	st := trace.NewState(r.Header)
+	r.cps = append(r.cps, st.Clone())
+	leaders := map[node.ID]node.ID{} // each node's believed leader, to find changes; looked up only
+	for i, line := range r.lines {
+		var e trace.Event
+		json.Unmarshal(line, &e) // checked above
 		switch e.Ev {
 		case trace.Marker, trace.Alert, trace.Crash, trace.Recover, trace.Partition, trace.Heal, trace.GST, trace.Isolate, trace.Cut:
 			r.marks = append(r.marks, i)
 		case trace.StatusEv:
-			if e.Status != nil {
-				if old, ok := leaders[e.Node]; ok && old != e.Status.Leader && e.Status.Leader != node.None {
-					r.marks = append(r.marks, i)
-				}
-				leaders[e.Node] = e.Status.Leader
+			if old, ok := leaders[e.Node]; ok && old != e.Status.Leader && e.Status.Leader != node.None {
+				r.marks = append(r.marks, i)
 			}
+			leaders[e.Node] = e.Status.Leader
 		}
-		st.Apply(e)
+		st.Apply(&e)
 		if (i+1)%checkpointEvery == 0 {
 			r.cps = append(r.cps, st.Clone())
 		}
-		return nil
-	}, func(h trace.Header) {
-		r.Header = h
-		st = trace.NewState(h)
-		r.cps = append(r.cps, st.Clone())
-	})
-	if err != nil {
-		return nil, err
 	}
-	r.Truncated = sc.cut != nil
 	r.state = r.cps[0].Clone()
 	r.publish()
 	go r.loop()

@@ -17,8 +17,7 @@ var _ tui.Controller = (*Replay)(nil)
 
 // foldFresh folds the first n events of the file from scratch.
 func foldFresh(t *testing.T, path string, n int) *trace.Snapshot {
-	data, _ := os.ReadFile(path)
-	tr, err := trace.ReadBytes(data, path)
+	tr, err := ReadTrace(path)
 	if err != nil {
 		t.Fatal(err)
 	}

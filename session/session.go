@@ -3,6 +3,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -49,8 +50,10 @@ func Open(src Source) (*presets.Scenario, netsim.Config, error) {
 
 // Header is the trace header of a run of s.
 func Header(s *presets.Scenario, cfg netsim.Config) trace.Header {
-	return trace.Header{Format: trace.Format, Version: trace.Version, Seed: cfg.Seed, Program: "clusterlab " + Version,
-		Info: s.Info(cfg), Scenario: cfg.Scenario}
+	// Seed and Info are not written; they are filled in for this process's own use,
+	// as a reader derives them from the scenario (see ResolveHeader).
+	return trace.Header{Format: trace.Format, Version: trace.Version, Program: "clusterlab " + Version,
+		Scenario: cfg.Scenario, Seed: cfg.Seed, Info: s.Info(cfg)}
 }
 
 // Create opens path for a new recording. It never overwrites a file unless force.
@@ -70,39 +73,50 @@ func Create(path string, force bool) (*os.File, error) {
 // Run runs cfg headless to until (cfg.Until if 0), recording into sink, and returns
 // the summary with every expectation checked.
 func Run(cfg netsim.Config, until time.Duration, sink trace.Sink) (*netsim.Summary, error) {
-	return RunWatched(cfg, until, sink, nil)
+	sum, _, err := RunContext(context.Background(), cfg, until, sink, nil)
+	return sum, err
 }
 
-// RunWatched is Run that, when report is not nil, runs in slices of virtual time
-// of about a tenth of a wall second each and reports after each one. Slices give
-// the same trace as one run: the world runs to each slice's end exactly as it runs
-// through it.
+// RunWatched is Run that, when report is not nil, reports after each slice of the
+// run (see RunContext).
 func RunWatched(cfg netsim.Config, until time.Duration, sink trace.Sink, report func(Progress)) (*netsim.Summary, error) {
+	sum, _, err := RunContext(context.Background(), cfg, until, sink, report)
+	return sum, err
+}
+
+// RunContext runs in slices of virtual time of about a tenth of a wall second each;
+// after each one it reports (when report is not nil) and stops early if ctx is
+// cancelled (a signal), returning the virtual time reached and ctx's error. Slices
+// give the same trace as one run: the world runs to each slice's end exactly as it
+// runs through it.
+func RunContext(ctx context.Context, cfg netsim.Config, until time.Duration, sink trace.Sink, report func(Progress)) (*netsim.Summary, time.Duration, error) {
 	if until <= 0 {
 		until = cfg.Until
 	}
 	w, err := netsim.New(cfg, sink)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer w.Close()
-	if report == nil {
-		w.RunUntil(until)
-	} else {
-		runSliced(w, until, max(until/10000, time.Millisecond), report)
+	if err := runSliced(ctx, w, until, max(until/10000, time.Millisecond), report); err != nil {
+		return w.Summary(), w.Now(), err
 	}
 	if err := w.Err(); err != nil {
-		return nil, err
+		return nil, w.Now(), err
 	}
 	w.Finish()
-	return w.Summary(), nil
+	return w.Summary(), w.Now(), nil
 }
 
 // runSliced runs w to until in slices that start at slice long and adapt so that
-// each takes about 100 ms of wall time.
-func runSliced(w *netsim.World, until, slice time.Duration, report func(Progress)) {
+// each takes about 100 ms of wall time. It returns ctx's error if ctx is cancelled
+// before the end.
+func runSliced(ctx context.Context, w *netsim.World, until, slice time.Duration, report func(Progress)) error {
 	start := time.Now()
-	for w.Now() < until && w.Err() == nil {
+	for w.Err() == nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		t0 := time.Now()
 		w.RunUntil(min(w.Now()+slice, until))
 		switch took := time.Since(t0); {
@@ -111,6 +125,12 @@ func runSliced(w *netsim.World, until, slice time.Duration, report func(Progress
 		case took > 200*time.Millisecond && slice > time.Microsecond:
 			slice /= 2
 		}
-		report(Progress{Now: w.Now(), Until: until, Events: w.Events(), Wall: time.Since(start)})
+		if report != nil {
+			report(Progress{Now: w.Now(), Until: until, Events: w.Events(), Wall: time.Since(start)})
+		}
+		if w.Now() >= until {
+			return nil
+		}
 	}
+	return nil
 }

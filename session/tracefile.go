@@ -4,53 +4,298 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
 
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/presets"
 )
 
-// scanned is what scanTrace found besides the events.
-type scanned struct {
-	header trace.Header
-	// cut is the last line when it was cut short (a killed recorder), else nil.
-	cut []byte
+// HeaderError is a header whose scenario is not what a re-run of it would write: a
+// field was edited, added or removed.
+type HeaderError struct {
+	File            string
+	Field           string // a path such as scenario.network.loss
+	Found, Expected string
 }
 
-// scanTrace reads a trace file and hands each event line, raw and parsed, to f in
-// order. A last line that does not parse is a cut tail and is reported in cut; a bad
-// line before the end is an error naming it. The line is only valid during f.
-// header, if not nil, sees the header before the first event.
-func scanTrace(path string, f func(line []byte, e *trace.Event) error, header func(trace.Header)) (*scanned, error) {
-	data, err := os.ReadFile(path)
+func (e *HeaderError) Error() string {
+	return fmt.Sprintf("%s:1: header field %s: found %s, expected %s", e.File, e.Field, e.Found, e.Expected)
+}
+
+// ResolveHeader is the one way clusterlab reads a trace header: it reads the
+// scenario back and checks it, resolves it, checks that the header holds it exactly
+// as resolved (so no field can be edited unnoticed), and derives the header's Seed
+// and Info from it. name is used in error messages.
+func ResolveHeader(name string) trace.Resolver {
+	return func(h *trace.Header) error {
+		if _, _, err := resolveHeader(name, h); err != nil {
+			return &headerProblem{err}
+		}
+		return nil
+	}
+}
+
+// headerProblem marks an error found in a trace header's scenario, after the first
+// line was found to be a clusterlab trace: for verify, a recording that does not
+// verify rather than a file that is not a trace.
+type headerProblem struct{ error }
+
+func (h *headerProblem) Unwrap() error { return h.error }
+
+func resolveHeader(name string, h *trace.Header) (*presets.Scenario, netsim.Config, error) {
+	s, err := presets.FromJSON(name, h.Scenario)
 	if err != nil {
-		return nil, err
+		return nil, netsim.Config{}, err
 	}
-	rd, err := trace.NewReader(bytes.NewReader(data), path)
+	cfg, err := s.Resolve()
 	if err != nil {
-		return nil, err
+		return nil, netsim.Config{}, fmt.Errorf("%s:1: the header's scenario does not resolve: %v", name, err)
 	}
-	out := &scanned{header: rd.Header}
-	if header != nil {
-		header(rd.Header)
+	if err := sameJSON(name, h.Scenario, cfg.Scenario); err != nil {
+		return nil, netsim.Config{}, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	sc.Scan() // the header, read above
-	for n := 2; sc.Scan(); n++ {
-		var e trace.Event
-		bad := json.Unmarshal(sc.Bytes(), &e) != nil || e.Ev == "" || (e.IsMessage() && e.Msg == nil)
-		if bad {
-			line := append([]byte(nil), sc.Bytes()...)
-			if !sc.Scan() {
-				out.cut = line
-				return out, nil
+	h.Seed, h.Info = cfg.Seed, s.Info(cfg)
+	return s, cfg, nil
+}
+
+// sameJSON compares the recorded scenario with the re-resolved one as JSON values
+// (key order and spacing aside) and names the first field that differs.
+func sameJSON(name string, recorded, resolved []byte) error {
+	var a, b any
+	if err := decodeNumbers(recorded, &a); err != nil {
+		return fmt.Errorf("%s:1: bad scenario in the header, expected a JSON object", name)
+	}
+	if err := decodeNumbers(resolved, &b); err != nil {
+		return err
+	}
+	if path, found, expected, ok := firstDiff("scenario", a, b); !ok {
+		return &HeaderError{File: name, Field: path, Found: found, Expected: expected}
+	}
+	return nil
+}
+
+func decodeNumbers(data []byte, v *any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// eventOrder ranks an event line's fields as they are written, so that the first
+// difference named is the first in the line; other keys come after, by name.
+var eventOrder = map[string]int{"seq": -20, "t": -19, "ev": -18, "node": -17, "from": -16, "to": -15, "mid": -14, "msg": -13}
+
+// firstDiff walks two decoded JSON values and returns the path of the first
+// difference, with both sides rendered, or ok when they are equal.
+func firstDiff(path string, a, b any) (string, string, string, bool) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		keys := map[string]bool{}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range bm {
+			keys[k] = true
+		}
+		sorted := make([]string, 0, len(keys))
+		for k := range keys {
+			sorted = append(sorted, k)
+		}
+		sort.Slice(sorted, func(i, j int) bool {
+			ri, rj := eventOrder[sorted[i]], eventOrder[sorted[j]]
+			if ri != rj {
+				return ri < rj
 			}
-			return nil, fmt.Errorf("%s:%d: bad event line, expected one JSON event", path, n)
+			return sorted[i] < sorted[j]
+		})
+		for _, k := range sorted {
+			if p, f, e, ok := firstDiff(path+"."+k, am[k], bm[k]); !ok {
+				return p, f, e, false
+			}
 		}
-		if err := f(sc.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+		return "", "", "", true
+	}
+	as, aok := a.([]any)
+	bs, bok := b.([]any)
+	if aok && bok && len(as) == len(bs) {
+		for i := range as {
+			if p, f, e, ok := firstDiff(fmt.Sprintf("%s[%d]", path, i), as[i], bs[i]); !ok {
+				return p, f, e, false
+			}
+		}
+		return "", "", "", true
+	}
+	if reflect.DeepEqual(a, b) {
+		return "", "", "", true
+	}
+	return path, render(a), render(b), false
+}
+
+func render(v any) string {
+	if v == nil {
+		return "nothing"
+	}
+	b, _ := json.Marshal(v)
+	if len(b) > 80 {
+		b = append(b[:77], "..."...)
+	}
+	return string(b)
+}
+
+// Compressed-file magic numbers: a reader opens either, whatever the name.
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+)
+
+// zstdMaxWindow bounds what a zstd stream may ask the decoder to keep in memory; the
+// recorder writes with a far smaller window.
+const zstdMaxWindow = 8 << 20
+
+// traceFile is an open trace: its checking reader and what it must close.
+type traceFile struct {
+	*trace.Reader
+	closers []io.Closer
+}
+
+func (t *traceFile) Close() error {
+	var err error
+	for i := len(t.closers) - 1; i >= 0; i-- {
+		if cerr := t.closers[i].Close(); err == nil {
+			err = cerr
 		}
 	}
-	return out, sc.Err()
+	return err
+}
+
+// openTrace opens a trace file for reading: plain, gzip or zstd (told apart by their
+// first bytes). It reads and checks the header, and nothing more, before it returns;
+// every reader of clusterlab goes through it. A path that is not a regular file (a
+// device, a FIFO, a directory) is refused without reading from it.
+func openTrace(path string) (*traceFile, error) { return openTraceWith(path, ResolveHeader(path)) }
+
+// openTraceWith is openTrace with another resolver: verify's second reading of a file
+// takes the header it has checked already.
+func openTraceWith(path string, resolve trace.Resolver) (*traceFile, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file, expected a trace file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	tf := &traceFile{closers: []io.Closer{f}}
+	br := bufio.NewReaderSize(f, 64<<10)
+	var r io.Reader = br
+	magic, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(magic, gzipMagic):
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: bad gzip data, expected a gzip-compressed trace", path)
+		}
+		tf.closers, r = append(tf.closers, z), z
+	case bytes.HasPrefix(magic, zstdMagic):
+		z, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderLowmem(true))
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: bad zstd data, expected a zstd-compressed trace", path)
+		}
+		tf.closers, r = append(tf.closers, z.IOReadCloser()), z
+	}
+	rd, err := trace.NewReader(&readErrors{r: r, name: path}, path, resolve)
+	if err != nil {
+		tf.Close()
+		return nil, err
+	}
+	tf.Reader = rd
+	return tf, nil
+}
+
+// readErrors words a decompressor's errors for people.
+type readErrors struct {
+	r    io.Reader
+	name string
+}
+
+func (e *readErrors) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			// A compressed recording cut short: what came before it is read, the
+			// rest is a cut tail.
+			return n, io.EOF
+		}
+		err = fmt.Errorf("corrupt compressed data (%v)", strings.TrimPrefix(err.Error(), "zstd: "))
+	}
+	return n, err
+}
+
+// ReadTrace reads and checks a whole trace file (see openTrace).
+func ReadTrace(path string) (*trace.Trace, error) {
+	tf, err := openTrace(path)
+	if err != nil {
+		return nil, err
+	}
+	defer tf.Close()
+	return tf.ReadAll()
+}
+
+// compressor is a compressing writer over an output; Close ends the compressed
+// stream, and leaves the output under it to its owner.
+type compressor interface {
+	io.WriteCloser
+	Flush() error
+}
+
+// compressByName wraps w in a compressor when path ends in .gz or .zst.
+func compressByName(path string, w io.Writer) io.Writer {
+	var z compressor
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".gz":
+		z, _ = gzip.NewWriterLevel(w, gzip.DefaultCompression)
+	case ".zst":
+		z, _ = zstd.NewWriter(w, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20))
+	default:
+		return w
+	}
+	return z
+}
+
+// compressFile is compressByName over a file that closing the compressor closes too.
+func compressFile(path string, f *os.File) io.Writer {
+	if z, ok := compressByName(path, f).(compressor); ok {
+		return &fileCompressor{z, f}
+	}
+	return f
+}
+
+type fileCompressor struct {
+	compressor
+	f *os.File
+}
+
+func (c *fileCompressor) Close() error { return errors.Join(c.compressor.Close(), c.f.Close()) }
+
+// Record starts a recording of a run of s into out, compressed by the extension of
+// its name (.gz or .zst). Closing the recorder ends the compressed stream; out is
+// then the caller's to commit.
+func Record(out *Output, s *presets.Scenario, cfg netsim.Config) (*trace.Recorder, error) {
+	return trace.NewRecorder(compressByName(out.Path(), out), Header(s, cfg))
 }

@@ -2,171 +2,360 @@ package session
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
-	"github.com/clusterlab/clusterlab/node"
-	"github.com/clusterlab/clusterlab/presets"
 )
 
 // Verdict is the result of verifying a recording.
 type Verdict struct {
-	OK     bool
+	OK bool
+	// Prefix is set when OK stands for a verified prefix only (VerifyOptions.Partial
+	// and a recording without its end record).
+	Prefix bool
 	Events int
 	Hash   string
-	// On failure: Line is the first differing line of the file (0 if none),
-	// Recorded and Rerun the two versions (either may be empty), Reason one line.
+	// On failure: Line is the line of the file the problem is on (0 if none), Field
+	// the field that differs, Recorded and Rerun the two versions of the line (either
+	// may be empty), Reason one line.
 	Line     int
+	Field    string
 	Recorded string
 	Rerun    string
 	Reason   string
 }
 
-// Verify re-runs the scenario in the trace header with its seed and the recorded
-// user actions, and compares the result with the file line by line. It proves the
-// recording was neither edited nor cut, and came from the stated scenario.
-func Verify(path string) (*Verdict, error) {
-	var lines [][]byte
-	var last trace.Event
-	var users []netsim.Timed
-	var ids []node.ID
-	sc, err := scanTrace(path, func(line []byte, e *trace.Event) error {
-		if e.Ev == trace.Action && e.By == "user" {
-			a, err := netsim.ParseAction(e.Text, ids)
-			if err != nil {
-				return fmt.Errorf("bad user action %q: %v", e.Text, err)
-			}
-			users = append(users, netsim.Timed{At: time.Duration(e.T) * time.Microsecond, Action: a})
+// VerifyOptions change what Verify accepts.
+type VerifyOptions struct {
+	// Partial accepts a recording without its end record when every event it has
+	// matches the re-run: a verified prefix, said so.
+	Partial bool
+}
+
+// verifySlice is how much virtual time the re-run goes through before it looks
+// whether it can stop: at a difference, or when it is cancelled.
+const verifySlice = 100 * time.Millisecond
+
+// Verify re-runs the scenario in the trace header with the recorded user actions and
+// compares the result with the file line by line, byte for byte. Only a whole
+// recording (one that ends with its end record) whose every line, the end record
+// included, is what the re-run gives is verified. It reads the file twice, streaming:
+// once to check it and find the user actions, once beside the re-run.
+//
+// The error is for files that are not clusterlab traces at all, or a cancelled ctx;
+// a trace that does not match is a Verdict.
+func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, error) {
+	var cfg netsim.Config
+	tf, err := openTraceWith(path, func(h *trace.Header) error {
+		var err error
+		if _, cfg, err = resolveHeader(path, h); err != nil {
+			return &headerProblem{err}
 		}
-		lines = append(lines, append([]byte(nil), line...))
-		last = *e
 		return nil
-	}, func(h trace.Header) { ids = h.Info.IDs })
+	})
 	if err != nil {
+		var he *headerProblem
+		if errors.As(err, &he) {
+			v := &Verdict{Line: 1, Reason: err.Error()}
+			var hf *HeaderError
+			if errors.As(err, &hf) {
+				v.Field = hf.Field
+			}
+			return v, nil
+		}
 		return nil, err
 	}
-	v := &Verdict{}
-	if sc.cut != nil {
-		// The tail of a killed recorder: everything before it may be genuine, but
-		// the recording is not whole.
-		v.Line, v.Recorded = len(lines)+2, string(sc.cut)
-		v.Reason = fmt.Sprintf("the file is truncated: line %d is cut short", len(lines)+2)
-		return v, nil
+	hdr := tf.Header
+	// First pass: the structure, the end record and the user actions.
+	var users []netsim.Timed
+	var last []byte
+	var endErr *trace.EndError
+	for {
+		line, err := tf.NextLine()
+		if err == io.EOF {
+			break
+		}
+		if errors.As(err, &endErr) {
+			break
+		}
+		if err != nil {
+			tf.Close()
+			return &Verdict{Line: tf.Line(), Reason: err.Error()}, nil
+		}
+		if bytes.Contains(line, []byte(`"ev":"action"`)) {
+			var e trace.Event
+			if json.Unmarshal(line, &e) == nil && e.Ev == trace.Action && e.By == "user" {
+				a, err := netsim.ParseAction(e.Text, hdr.Info.IDs)
+				if err != nil {
+					tf.Close()
+					return &Verdict{Line: tf.Line(), Field: "text", Reason: fmt.Sprintf("%s:%d: bad user action %q (%v)", path, tf.Line(), e.Text, err)}, nil
+				}
+				users = append(users, netsim.Timed{At: time.Duration(e.T) * time.Microsecond, Action: a})
+			}
+		}
+		last = append(last[:0], line...)
 	}
-	scn, err := presets.FromJSON(path, sc.header.Scenario)
-	if err != nil {
-		return nil, err
+	n, end, truncated, hash := int(tf.Count()), tf.End, tf.Truncated, tf.Hash()
+	tf.Close()
+	var lastT int64
+	if n > 0 {
+		var e trace.Event
+		if err := json.Unmarshal(last, &e); err != nil {
+			return &Verdict{Line: n + 1, Reason: fmt.Sprintf("%s:%d: bad event line, expected one JSON event", path, n+1)}, nil
+		}
+		lastT = e.T
 	}
-	cfg, err := scn.Resolve()
-	if err != nil {
-		return nil, err
+	if end == nil && lastT > hdr.Info.Until {
+		return &Verdict{Line: n + 1, Field: "t", Reason: fmt.Sprintf("%s:%d: found t=%s, after the scenario's until (%s), and there is no end record", path, n+1, fmtUS(lastT), fmtUS(hdr.Info.Until))}, nil
+	}
+
+	// Second pass: the re-run beside the file.
+	if err := runLimits(path, cfg, end, lastT); err != nil {
+		return &Verdict{Line: 1, Reason: err.Error()}, nil
 	}
 	cfg.UserActions = users
-	cmp := &comparer{want: lines, diff: -1}
+	// The second reading takes the header checked by the first, if it is unchanged.
+	rf, err := openTraceWith(path, func(h *trace.Header) error {
+		if !bytes.Equal(h.Scenario, hdr.Scenario) {
+			return fmt.Errorf("%s: the file changed while it was verified", path)
+		}
+		h.Seed, h.Info = hdr.Seed, hdr.Info
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer rf.Close()
+	cmp := &comparer{rd: rf, want: n}
 	w, err := netsim.New(cfg, cmp)
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
-	// Run up to the last recorded instant, then through it one event at a time;
-	// what the re-run makes after the last recorded line is not compared. A
-	// headless run ends with its end-of-run expectations, so check those last.
-	end := time.Duration(last.T) * time.Microsecond
-	// In slices, so that a difference stops the re-run early: an edited time far in
-	// the future must not make verify simulate up to it.
-	for t := time.Second; cmp.more() && w.Now() < end; t += time.Second {
-		w.RunUntil(min(t, end))
+	runTo := time.Duration(lastT) * time.Microsecond
+	if end != nil {
+		runTo = time.Duration(end.T) * time.Microsecond
 	}
-	finished := false
-	for cmp.more() {
-		if strings.Contains(string(lines[cmp.n]), `"ev":"expect"`) && !finished {
-			// A headless run stops at its end, before the events of that instant,
-			// and checks its end-of-run expectations.
-			finished = true
-			w.Finish()
-			continue
+	// In slices, so that a difference stops the re-run early (an edited far-future
+	// time must not make verify simulate up to it) and so does a signal.
+	for t := verifySlice; cmp.busy(end != nil) && w.Now() < runTo; t += verifySlice {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		if t, ok := w.NextTime(); !ok || t > end || !w.Step() {
-			break
-		}
+		w.RunUntil(min(t, runTo))
 	}
-	v.Events = len(lines)
-	switch {
-	case cmp.diff >= 0:
-		v.Line, v.Recorded, v.Rerun = cmp.diff+2, string(lines[cmp.diff]), cmp.got
-		v.Reason = fmt.Sprintf("line %d differs from the re-run", cmp.diff+2)
-		if cmp.next != "" && sameEvent(cmp.next, lines[cmp.diff]) {
-			v.Reason = fmt.Sprintf("line %d differs from the re-run (lines were renumbered: one is missing)", cmp.diff+2)
-		} else if sameEvent(cmp.got, lines[cmp.diff]) {
-			v.Reason = fmt.Sprintf("line %d differs from the re-run in its number only (a line was inserted)", cmp.diff+2)
+	if end == nil {
+		// The recording stops at an event: go through its instant one event at a
+		// time, and give the end-of-run expectations if the file has them.
+		finished := false
+		for cmp.busy(false) {
+			if bytes.Contains(cmp.peek(), []byte(`"ev":"expect"`)) && !finished {
+				finished = true
+				w.Finish()
+				continue
+			}
+			if t, ok := w.NextTime(); !ok || t > runTo || !w.Step() {
+				break
+			}
 		}
-	case cmp.n < len(lines):
-		v.Line, v.Recorded = cmp.n+2, string(lines[cmp.n])
-		v.Reason = fmt.Sprintf("the re-run ends before line %d", cmp.n+2)
-	default:
-		v.OK = true
-		h := trace.NewHasher()
-		for _, l := range lines {
-			h.AddLine(l)
-		}
-		v.Hash = h.Sum()
+	} else if end.Reason == trace.EndUntil && !cmp.differs() {
+		w.Finish()
 	}
-	if !v.OK && v.Reason == "" {
-		v.Reason = "the re-run differs"
-	}
-	return v, nil
+	return cmp.verdict(path, n, end, truncated, endErr, hash, lastT, opts), nil
 }
 
-// sameEvent reports whether two lines differ only in their sequence number.
-func sameEvent(a string, b []byte) bool {
-	var x, y trace.Event
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
+// runLimits refuses a re-run bigger than the world allows before it starts: an
+// edited header must not make verify build a world that exhausts the machine.
+func runLimits(path string, cfg netsim.Config, end *trace.End, lastT int64) error {
+	const maxRun = 1000 * time.Hour
+	stop := time.Duration(lastT) * time.Microsecond
+	if end != nil {
+		stop = time.Duration(end.T) * time.Microsecond
 	}
-	x.Seq, y.Seq = 0, 0
-	xa, _ := json.Marshal(x)
-	ya, _ := json.Marshal(y)
-	return bytes.Equal(xa, ya)
+	if stop > maxRun {
+		return fmt.Errorf("%s: the recording runs to t=%s, expected at most %s of virtual time for a re-run", path, stop, maxRun)
+	}
+	if len(cfg.IDs) > maxVerifyNodes {
+		return fmt.Errorf("%s:1: found %d nodes in the header, expected at most %d", path, len(cfg.IDs), maxVerifyNodes)
+	}
+	return nil
 }
 
-// comparer is a sink that checks each event against the recorded lines.
+// maxVerifyNodes is the largest world verify re-runs: the scenario format's limit.
+const maxVerifyNodes = 4096
+
+func fmtUS(us int64) string { return (time.Duration(us) * time.Microsecond).String() }
+
+// comparer is a sink that checks each event of the re-run against the next line of
+// the file.
 type comparer struct {
-	want [][]byte
-	n    int
-	diff int
-	got  string // the re-run's version of the first differing line
-	next string // and the re-run's line after it
+	rd    *traceFile
+	want  int // events in the file
+	n     int // lines matched so far
+	buf   []byte
+	diff  bool
+	rec   []byte // the recorded line not matched yet (when have), or the one that differs
+	have  bool
+	got   []byte // the re-run's version of it
+	next  []byte // the re-run's line after it
+	extra []byte // the re-run's first event past the file's last
+	err   error  // the file could not be read again
 }
 
-func (c *comparer) more() bool {
-	return (c.diff < 0 && c.n < len(c.want)) || (c.diff >= 0 && c.next == "")
+// busy reports whether the re-run should go on: to the end of the file or its first
+// difference (and one more event, to tell a missing line from an edited one), and,
+// for a whole recording, on to its end, to catch events the file lacks.
+func (c *comparer) busy(whole bool) bool {
+	switch {
+	case c.err != nil:
+		return false
+	case c.diff:
+		return c.next == nil
+	case c.n < c.want:
+		return true
+	}
+	return whole && c.extra == nil
+}
+
+func (c *comparer) differs() bool { return c.diff || c.extra != nil || c.err != nil }
+
+// peek is the next recorded line that the re-run has not matched yet; nil if none.
+func (c *comparer) peek() []byte {
+	if c.n >= c.want || c.diff {
+		return nil
+	}
+	if !c.have {
+		line, err := c.rd.NextLine()
+		if err != nil {
+			c.err = err
+			return nil
+		}
+		c.rec, c.have = append(c.rec[:0], line...), true
+	}
+	return c.rec
 }
 
 func (c *comparer) Record(e *trace.Event) {
-	if c.diff >= 0 && c.next == "" {
-		b, _ := json.Marshal(e)
-		c.next = string(b)
+	c.buf = trace.AppendLine(c.buf[:0], e)
+	line := c.buf[:len(c.buf)-1]
+	switch {
+	case c.err != nil:
+		return
+	case c.diff:
+		if c.next == nil {
+			c.next = append([]byte(nil), line...)
+		}
+		return
+	case c.n >= c.want:
+		if c.extra == nil {
+			c.extra = append([]byte(nil), line...)
+		}
 		return
 	}
-	if c.diff >= 0 || c.n >= len(c.want) {
+	rec := c.peek()
+	if rec == nil {
 		return
 	}
-	b, _ := json.Marshal(e)
-	if !bytes.Equal(b, c.want[c.n]) {
-		c.diff, c.got = c.n, string(b)
+	if !bytes.Equal(rec, line) {
+		c.diff, c.got = true, append([]byte(nil), line...)
 		return
 	}
+	c.have = false
 	c.n++
+}
+
+func (c *comparer) verdict(path string, n int, end *trace.End, truncated bool, endErr *trace.EndError, hash string, lastT int64, opts VerifyOptions) *Verdict {
+	v := &Verdict{Events: n}
+	switch {
+	case c.err != nil:
+		v.Line, v.Reason = c.n+2, c.err.Error()
+	case c.diff:
+		v.Line, v.Recorded, v.Rerun = c.n+2, string(c.rec), string(c.got)
+		v.Field = lineDiff(c.rec, c.got)
+		v.Reason = fmt.Sprintf("%s:%d: field %s differs from the re-run", path, v.Line, v.Field)
+		if c.next != nil && sameBut(c.next, c.rec, "seq") {
+			v.Reason += " (the re-run's next line is this one: a line before it is missing)"
+		} else if sameBut(c.got, c.rec, "seq") {
+			v.Reason += " (only its number differs: a line was added or moved)"
+		}
+	case c.n < n:
+		v.Line, v.Recorded = c.n+2, string(c.peek())
+		v.Reason = fmt.Sprintf("%s:%d: the re-run has no such line: it ends before it", path, v.Line)
+	case c.extra != nil && end != nil:
+		v.Line, v.Rerun = n+2, string(c.extra)
+		v.Reason = fmt.Sprintf("%s:%d: the re-run has an event here that the recording lacks before its end at t=%s", path, v.Line, fmtUS(end.T))
+	case endErr != nil && endErr.Field == "hash":
+		// Every event is what the re-run gives, so the edit is in the header (a field
+		// that does not change the run) or in the end record's hash.
+		v.Line, v.Field = endErr.Line, "hash"
+		v.Reason = endErr.Error() + "; every event matches the re-run, so a header field that does not change the run (line 1) or the hash itself was edited"
+	case endErr != nil:
+		v.Line, v.Field, v.Reason = endErr.Line, endErr.Field, endErr.Error()
+	case end == nil:
+		stop := fmt.Sprintf("it stops at t=%s", fmtUS(lastT))
+		if truncated {
+			stop += ", in a line cut short"
+		}
+		if opts.Partial {
+			v.OK, v.Prefix, v.Hash = true, true, hash
+			v.Reason = stop
+			return v
+		}
+		v.Line = n + 2
+		v.Reason = fmt.Sprintf("incomplete recording: the first %d events match the re-run; %s (no end record: use --partial to accept the prefix)", n, stop)
+	default:
+		v.OK, v.Hash = true, hash
+	}
+	return v
+}
+
+// lineDiff names the first field that differs between two event lines.
+func lineDiff(a, b []byte) string {
+	var x, y any
+	if decodeNumbers(a, &x) != nil {
+		return "(the whole line: it is not valid JSON)"
+	}
+	if decodeNumbers(b, &y) != nil {
+		return "(the whole line)"
+	}
+	path, _, _, ok := firstDiff("", x, y)
+	if ok {
+		return "(spacing or escaping: the values are equal but the bytes are not)"
+	}
+	if len(path) > 0 && path[0] == '.' {
+		path = path[1:]
+	}
+	if path == "" {
+		return "(the whole line)"
+	}
+	return path
+}
+
+// sameBut reports whether two event lines differ at most in one top-level field.
+func sameBut(a, b []byte, field string) bool {
+	var x, y map[string]any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	delete(x, field)
+	delete(y, field)
+	_, _, _, ok := firstDiff("", x, y)
+	return ok
 }
 
 // Print writes the verdict for people.
 func (v *Verdict) Print(out io.Writer) {
-	if v.OK {
+	switch {
+	case v.OK && v.Prefix:
+		fmt.Fprintf(out, "verified prefix: %d events, hash %s (%s; the recording has no end record)\n", v.Events, v.Hash, v.Reason)
+		return
+	case v.OK:
 		fmt.Fprintf(out, "verified: %d events, hash %s\n", v.Events, v.Hash)
 		return
 	}

@@ -1,9 +1,11 @@
 // Package trace is clusterlab's recording: a JSONL file whose first line is a Header
-// (format, version, seed, the fully resolved scenario; never a wall-clock time) and
-// whose other lines are Events, one per thing that happened, in the world's order.
-// The recorder flushes often, so a killed session keeps all but its last partial
-// line; the reader tolerates that line and says so. Fold turns events back into the
-// state the dashboard shows, which is how replay works.
+// (format, version, program, the fully resolved scenario with its seed; never a
+// wall-clock time), whose next lines are Events, one per thing that happened, in the
+// world's order, and whose last line is the End record (how many events, their hash,
+// when and why the recording stopped). The recorder flushes often, so a killed session
+// keeps all but its last partial line; the reader tolerates that line and says so,
+// and a recording without its End record is incomplete. Fold turns events back into
+// the state the dashboard shows, which is how replay works.
 package trace
 
 import (
@@ -14,8 +16,11 @@ import (
 
 // Format and Version name the file format in the header.
 const (
-	Format  = "clusterlab-trace"
-	Version = 2
+	Format = "clusterlab-trace"
+	// Version 2: alert-cleared events and bully's storm fix. Version 3: the header
+	// holds only the scenario (seed inside), the format and the program; the seed
+	// and Info beside it are gone, and an end record closes the file.
+	Version = 3
 )
 
 // Event kinds.
@@ -80,17 +85,48 @@ type Event struct {
 	Ref    uint64        `json:"ref,omitempty"` // alert-cleared: the Seq of the alert it closes
 }
 
+// kinds are the event kinds a reader accepts.
+var kinds = map[string]bool{Send: true, Deliver: true, Drop: true, TimerEv: true, Crash: true, Recover: true,
+	Partition: true, Cut: true, Isolate: true, Heal: true, GST: true, Knob: true, StatusEv: true, Alert: true,
+	AlertCleared: true, Action: true, Marker: true, Log: true, Request: true, Expect: true, Detect: true}
+
 // IsMessage reports whether e is about a message (send, deliver or drop).
 func (e *Event) IsMessage() bool { return e.Ev == Send || e.Ev == Deliver || e.Ev == Drop }
 
-// Header is the first line of a trace.
+// Header is the first line of a trace. It holds exactly what a re-run uses, the
+// scenario with every parameter resolved (the seed inside it), and the program that
+// wrote it, for information only. Seed and Info are derived from the scenario when a
+// trace is read (see Resolver), never written: a copy beside the scenario could be
+// edited without the re-run noticing.
 type Header struct {
 	Format   string          `json:"format"`
 	Version  int             `json:"version"`
-	Seed     uint64          `json:"seed"`
 	Program  string          `json:"program"`
-	Info     Info            `json:"info"`
 	Scenario json.RawMessage `json:"scenario"`
+
+	Seed uint64 `json:"-"`
+	Info Info   `json:"-"`
+}
+
+// EndEv is the kind of the end record, the last line of a whole recording.
+const EndEv = "end"
+
+// End reasons: the run reached its end, the dashboard was quit, or a signal stopped it.
+const (
+	EndUntil       = "until"
+	EndQuit        = "quit"
+	EndInterrupted = "interrupted"
+)
+
+// End is the last line of a whole recording: how many events precede it, their hash
+// (see Hasher), the virtual time the recording stopped at, and why it stopped. A
+// file without it is incomplete.
+type End struct {
+	Ev     string `json:"ev"`
+	Events uint64 `json:"events"`
+	Hash   string `json:"hash"`
+	T      int64  `json:"t"`
+	Reason string `json:"reason"`
 }
 
 // Info is what the dashboard needs from the scenario, typed, so that a reader need not

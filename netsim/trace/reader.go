@@ -4,115 +4,412 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/clusterlab/clusterlab/node"
 )
+
+// MaxLine is the longest line a reader accepts, in bytes, the header included. No line
+// clusterlab writes comes near it; a file that has one is not a trace, and is refused
+// before more of it is read.
+const MaxLine = 1 << 20
+
+// Resolver derives what a header implies from its scenario: it fills Seed and Info,
+// and refuses a scenario that does not check. It lives with the scenario format (the
+// session package), which this package does not know.
+type Resolver func(h *Header) error
 
 // Trace is a whole trace read into memory.
 type Trace struct {
 	Header Header
 	Events []Event
+	// End is the end record, nil when the recording is incomplete (a killed or cut
+	// file). It is never among Events.
+	End *End
 	// Truncated is set when the last line was cut short (a killed recorder); it was
 	// left out.
 	Truncated bool
-	Hash      string // over the full event lines
+	Hash      string // the recording's hash: the header line and every event line
 }
 
-// Reader reads a trace line by line.
+// Reader reads a trace line by line. It checks each event as it reads it: the
+// numbering, the kind, the fields the kind needs, times that never decrease, node ids
+// that are the header's; and at the end, that no time lies after the run (the end
+// record's time, or the scenario's until when the recording has no end record).
 type Reader struct {
 	name      string
-	sc        *bufio.Scanner
+	br        *bufio.Reader
+	buf       []byte
 	line      int
 	Header    Header
 	hash      *Hasher
 	Truncated bool
+	// End is the end record once read, nil before it and in an incomplete recording.
+	End *End
+
+	raw    []byte // the line read last
+	last   int64  // the last event's time
+	ids    map[node.ID]bool
+	until  int64 // the scenario's end, µs; -1 when no resolver gave it
+	beyond int   // the first line whose time is after until, 0 if none
+	done   bool
+	err    error // the error that stopped the reader, returned again
+	badEnd *EndError
 }
 
-// NewReader reads the header of a trace; name is used in error messages.
-func NewReader(r io.Reader, name string) (*Reader, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	rd := &Reader{name: name, sc: sc, hash: NewHasher()}
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		return nil, fmt.Errorf("%s:1: empty file, expected a clusterlab trace header", name)
-	}
+var errLong = errors.New("line too long")
+
+// NewReader reads and checks the header of a trace; name is used in error messages.
+// resolve, if not nil, derives Seed and Info from the scenario; the reader then also
+// checks node ids and times against them.
+func NewReader(r io.Reader, name string, resolve Resolver) (*Reader, error) {
+	rd := &Reader{name: name, br: bufio.NewReaderSize(r, 64<<10), hash: NewHasher(), until: -1}
+	line, _, err := rd.readLine()
 	rd.line = 1
-	if err := json.Unmarshal(sc.Bytes(), &rd.Header); err != nil || rd.Header.Format != Format {
-		return nil, fmt.Errorf("%s:1: not a clusterlab trace, expected a header line with \"format\":%q", name, Format)
+	switch {
+	case err == io.EOF:
+		return nil, rd.errf("empty file, expected a clusterlab trace header")
+	case err == errLong:
+		return nil, rd.errf("found a first line longer than %d bytes, expected a clusterlab trace header", MaxLine)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if json.Unmarshal(line, &rd.Header) != nil || rd.Header.Format != Format {
+		return nil, rd.errf("not a clusterlab trace, expected a header line with \"format\":%q", Format)
 	}
 	if rd.Header.Version != Version {
-		return nil, fmt.Errorf("%s:1: trace version %d, expected %d", name, rd.Header.Version, Version)
+		return nil, rd.errf("found trace version %d, expected %d (record the run again with this clusterlab)", rd.Header.Version, Version)
+	}
+	if len(rd.Header.Scenario) == 0 || rd.Header.Scenario[0] != '{' {
+		return nil, rd.errf("found a header without \"scenario\", expected the recorded scenario")
+	}
+	rd.hash.Header(line)
+	if resolve != nil {
+		if err := resolve(&rd.Header); err != nil {
+			return nil, err
+		}
+		rd.ids = make(map[node.ID]bool, len(rd.Header.Info.IDs))
+		for _, id := range rd.Header.Info.IDs {
+			rd.ids[id] = true
+		}
+		rd.until = rd.Header.Info.Until
 	}
 	return rd, nil
 }
 
-// Next reads the next event. It returns io.EOF at the end. A last line without a
-// newline that does not parse is a truncated tail: Next sets Truncated and returns
-// io.EOF. Any other bad line is an error naming the file and line.
-func (r *Reader) Next(e *Event) error {
-	if !r.sc.Scan() {
-		if err := r.sc.Err(); err != nil {
-			return fmt.Errorf("%s:%d: %v", r.name, r.line+1, err)
+func (r *Reader) errf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", r.name, r.line, fmt.Sprintf(format, args...))
+}
+
+// readLine returns the next line without its newline, and whether it had one. The
+// line is valid until the next call. A line over MaxLine is errLong.
+func (r *Reader) readLine() ([]byte, bool, error) {
+	r.buf = r.buf[:0]
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		if len(r.buf)+len(chunk) > MaxLine+1 {
+			return nil, false, errLong
 		}
-		return io.EOF
+		if err == nil && len(r.buf) == 0 {
+			return chunk[:len(chunk)-1], true, nil
+		}
+		r.buf = append(r.buf, chunk...)
+		switch err {
+		case nil:
+			return r.buf[:len(r.buf)-1], true, nil
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			if len(r.buf) == 0 {
+				return nil, false, io.EOF
+			}
+			return r.buf, false, nil
+		default:
+			return nil, false, err
+		}
+	}
+}
+
+var endPrefix = []byte(`{"ev":"end"`)
+
+// NextLine reads the next event line without decoding it: verify compares lines as
+// bytes and needs no more. The end record and a cut tail are handled as in Next, and
+// the hash and count are kept, but the event itself is not checked. The line is
+// valid until the next call.
+func (r *Reader) NextLine() ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	line, err := r.nextLine()
+	if err != nil {
+		r.err = err
+	}
+	return line, err
+}
+
+func (r *Reader) nextLine() ([]byte, error) {
+	if r.done {
+		return nil, io.EOF
+	}
+	line, nl, err := r.readLine()
+	if err == io.EOF {
+		return nil, r.finish()
 	}
 	r.line++
-	b := r.sc.Bytes()
-	*e = Event{}
-	if err := json.Unmarshal(b, e); err != nil {
-		// bufio.Scanner hides whether the last line had its newline, so a line that
-		// fails to parse and is the last one is taken for the tail of a killed
-		// recorder; anything after it makes it a bad line.
-		if !r.sc.Scan() && r.sc.Err() == nil {
-			r.Truncated = true
-			return io.EOF
+	if err == errLong {
+		return nil, r.errf("found a line longer than %d bytes, expected one JSON event", MaxLine)
+	}
+	if err != nil {
+		return nil, r.errf("%v", err)
+	}
+	if r.End != nil {
+		return nil, r.errf("found a line after the end record, expected the end of the file")
+	}
+	if !nl && !json.Valid(line) {
+		// The tail of a killed recorder: left out, and said so.
+		r.Truncated = true
+		return nil, r.finish()
+	}
+	if bytes.HasPrefix(line, endPrefix) {
+		if err := r.readEnd(line); err != nil {
+			return nil, err
 		}
-		return fmt.Errorf("%s:%d: bad event line (%v), expected one JSON event", r.name, r.line, err)
+		return r.nextLine()
 	}
-	if e.Ev == "" || e.Seq == 0 {
-		return fmt.Errorf("%s:%d: event without \"ev\" or \"seq\", expected a trace event", r.name, r.line)
+	r.hash.AddLine(line)
+	r.raw = line
+	return line, nil
+}
+
+// readEnd decodes and checks the end record against what came before it.
+func (r *Reader) readEnd(line []byte) error {
+	var end End
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&end); err != nil {
+		return r.errf("bad end record (%s), expected {\"ev\":\"end\",\"events\":N,\"hash\":H,\"t\":T,\"reason\":R}", jsonProblem(err))
 	}
-	if e.IsMessage() && (e.Msg == nil || e.From == 0 || e.To == 0) {
-		return fmt.Errorf("%s:%d: %s event without \"msg\", \"from\" or \"to\", expected all three", r.name, r.line, e.Ev)
+	switch {
+	case end.Reason != EndUntil && end.Reason != EndQuit && end.Reason != EndInterrupted:
+		return r.errf("end record field reason: found %q, expected until, quit or interrupted", end.Reason)
+	case end.T < r.last:
+		return r.errf("end record field t: found %d, expected at least the last event's %d", end.T, r.last)
 	}
-	if e.Ev == StatusEv && (e.Status == nil || e.Node == 0) {
-		return fmt.Errorf("%s:%d: status event without \"node\" or \"status\", expected both", r.name, r.line)
+	r.End = &end
+	switch {
+	case end.Events != r.hash.n:
+		r.badEnd = &EndError{Line: r.line, Field: "events", err: r.errf("end record field events: found %d, expected %d (the events before it)", end.Events, r.hash.n)}
+	case end.Hash != r.hash.Sum():
+		r.badEnd = &EndError{Line: r.line, Field: "hash", err: r.errf("end record field hash: found %s, expected %s (the header or an event was changed after recording)", end.Hash, r.hash.Sum())}
 	}
-	r.hash.AddLine(b)
 	return nil
 }
+
+// EndError is an end record whose count or hash is not that of the lines before it:
+// the file was edited after it was recorded. A reader returns it at the end of the
+// file, after every event, so that verify can say more about where the edit is.
+type EndError struct {
+	Line  int    // the end record's line
+	Field string // events or hash
+	err   error
+}
+
+func (e *EndError) Error() string { return e.err.Error() }
+
+// finish runs the checks that need the whole file, once, at its end.
+func (r *Reader) finish() error {
+	r.done = true
+	if r.beyond > 0 && (r.End == nil || r.last > r.End.T) {
+		limit := "the scenario's until, " + fmtT(r.until) + ", and there is no end record to say the run went on"
+		if r.End != nil {
+			limit = "the end record's t, " + fmtT(r.End.T)
+		}
+		r.line = r.beyond
+		return r.errf("found a time after %s", limit)
+	}
+	if r.badEnd != nil {
+		return r.badEnd
+	}
+	return io.EOF
+}
+
+func fmtT(us int64) string { return (time.Duration(us) * time.Microsecond).String() }
+
+// Next reads and checks the next event. It returns io.EOF at the end, with End set if
+// the file ended with its end record. A last line without a newline that does not
+// parse is a truncated tail: Next sets Truncated and returns io.EOF. Any other bad
+// line is an error naming the file, the line and what was expected.
+func (r *Reader) Next(e *Event) error {
+	line, err := r.NextLine()
+	if err != nil {
+		return err
+	}
+	*e = Event{}
+	if err := json.Unmarshal(line, e); err != nil {
+		r.err = r.errf("bad event line (%s), expected one JSON event", jsonProblem(err))
+		return r.err
+	}
+	if err := r.check(e); err != nil {
+		r.err = r.errf("%s", err)
+		return r.err
+	}
+	return nil
+}
+
+// check checks one decoded event against the lines before it and the header.
+func (r *Reader) check(e *Event) error {
+	if want := r.hash.n; e.Seq != want {
+		return fmt.Errorf("found seq %d, expected %d (a line is missing, repeated or moved)", e.Seq, want)
+	}
+	if !kinds[e.Ev] {
+		return fmt.Errorf("found event kind %q, expected one of %s", e.Ev, kindList())
+	}
+	if e.T < r.last || e.T < 0 {
+		return fmt.Errorf("found t=%d, expected at least %d: times never decrease", e.T, max(r.last, 0))
+	}
+	r.last = e.T
+	if r.until >= 0 && e.T > r.until && r.beyond == 0 {
+		r.beyond = r.line
+	}
+	need := func(ok bool, what string) error {
+		if ok {
+			return nil
+		}
+		return fmt.Errorf("found a %s event without %s, expected it", e.Ev, what)
+	}
+	var err error
+	switch e.Ev {
+	case Send, Deliver, Drop:
+		err = need(e.Msg != nil && e.From != 0 && e.To != 0 && e.MID != 0, `"msg", "from", "to" or "mid"`)
+	case StatusEv:
+		err = need(e.Status != nil && e.Node != 0, `"node" or "status"`)
+	case TimerEv, Crash, Recover, Isolate, Request, Log:
+		err = need(e.Node != 0, `"node"`)
+	case AlertCleared:
+		err = need(e.Ref != 0 && e.Ref < e.Seq, `"ref" naming an earlier line`)
+	}
+	if err != nil || r.ids == nil {
+		return err
+	}
+	for _, id := range [...]node.ID{e.Node, e.From, e.To} {
+		if err := r.known(id); err != nil {
+			return err
+		}
+	}
+	if e.Status != nil {
+		if err := r.known(e.Status.Leader); err != nil {
+			return err
+		}
+	}
+	if e.Msg != nil && e.Msg.List != "" {
+		for _, id := range e.Msg.List.IDs() {
+			if err := r.known(id); err != nil {
+				return err
+			}
+		}
+	}
+	for _, g := range e.Groups {
+		for _, id := range g {
+			if err := r.known(id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Reader) known(id node.ID) error {
+	if id == node.None || r.ids[id] {
+		return nil
+	}
+	return fmt.Errorf("found node %s, expected one of the header's %d nodes", id, len(r.ids))
+}
+
+func kindList() string {
+	out := make([]string, 0, len(kinds))
+	for k := range kinds {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+// jsonProblem says what is wrong with a line without Go type names.
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("invalid JSON at byte %d", se.Offset)
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %q has the wrong type: found a JSON %s", te.Field, te.Value)
+	}
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "json: ")
+	if i := strings.Index(msg, " of type "); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+// Raw is the event line read last, as in the file; valid until the next read.
+func (r *Reader) Raw() []byte { return r.raw }
 
 // Line is the number of the line read last.
 func (r *Reader) Line() int { return r.line }
 
-// Hash is the hash of the events read so far.
+// Hash is the recording's hash so far: the header and the events read.
 func (r *Reader) Hash() string { return r.hash.Sum() }
 
-// Read reads a whole trace.
-func Read(r io.Reader, name string) (*Trace, error) {
-	rd, err := NewReader(r, name)
-	if err != nil {
-		return nil, err
-	}
-	t := &Trace{Header: rd.Header}
+// Count is the number of events read so far.
+func (r *Reader) Count() uint64 { return r.hash.n }
+
+// Each reads every event left and hands each to f, in order, until the end of the
+// file (not an error) or the first error, f's included. e is only valid during f.
+func (r *Reader) Each(f func(e *Event) error) error {
+	var e Event
 	for {
-		var e Event
-		err := rd.Next(&e)
+		err := r.Next(&e)
 		if err == io.EOF {
-			break
+			return nil
+		}
+		if err == nil {
+			err = f(&e)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		t.Events = append(t.Events, e)
 	}
-	t.Truncated = rd.Truncated
-	t.Hash = rd.Hash()
+}
+
+// ReadAll reads every event left into a Trace.
+func (r *Reader) ReadAll() (*Trace, error) {
+	t := &Trace{Header: r.Header}
+	if err := r.Each(func(e *Event) error {
+		t.Events = append(t.Events, *e)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	t.Truncated, t.End, t.Hash = r.Truncated, r.End, r.Hash()
 	return t, nil
 }
 
+// Read reads and checks a whole trace.
+func Read(r io.Reader, name string, resolve Resolver) (*Trace, error) {
+	rd, err := NewReader(r, name, resolve)
+	if err != nil {
+		return nil, err
+	}
+	return rd.ReadAll()
+}
+
 // ReadBytes reads a whole trace held in memory.
-func ReadBytes(b []byte, name string) (*Trace, error) { return Read(bytes.NewReader(b), name) }
+func ReadBytes(b []byte, name string, resolve Resolver) (*Trace, error) {
+	return Read(bytes.NewReader(b), name, resolve)
+}

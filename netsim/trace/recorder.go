@@ -18,7 +18,10 @@ type Sink interface {
 }
 
 // Hasher is a sink that computes the stable hash of the event lines: SHA-256 over
-// each line's JSON and its newline, exactly as the recorder writes them.
+// each line's JSON and its newline, exactly as the recorder writes them. A recording's
+// hash (the one in its end record, printed by sim and verify) also covers the header
+// line, hashed first with Header; a bare Hasher covers the events only, which is what
+// the determinism tests compare across runs.
 type Hasher struct {
 	h   hash.Hash
 	n   uint64
@@ -30,9 +33,16 @@ func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
 
 // Record adds e.
 func (h *Hasher) Record(e *Event) {
-	h.buf = appendLine(h.buf[:0], e)
+	h.buf = AppendLine(h.buf[:0], e)
 	h.h.Write(h.buf)
 	h.n++
+}
+
+// Header adds the header line (without its newline) before any event. It does not
+// count as an event.
+func (h *Hasher) Header(line []byte) {
+	h.h.Write(line)
+	h.h.Write([]byte{'\n'})
 }
 
 // AddLine adds one raw line (without its newline), as read from a file.
@@ -48,22 +58,13 @@ func (h *Hasher) Sum() string { return hex.EncodeToString(h.h.Sum(nil)) }
 // Count is the number of events hashed.
 func (h *Hasher) Count() uint64 { return h.n }
 
-func appendLine(buf []byte, e *Event) []byte {
-	b, err := json.Marshal(e)
-	if err != nil {
-		// Event holds only plain data; failing to encode it is a bug.
-		panic("trace: " + err.Error())
-	}
-	buf = append(buf, b...)
-	return append(buf, '\n')
-}
-
 // Recorder writes a trace file as it happens. It flushes at least every 100 ms of
 // wall time (the only place clusterlab reads the wall clock, and it decides nothing
 // about the run) and on Close, so a killed process leaves every full line on disk.
 type Recorder struct {
 	mu     sync.Mutex
 	w      *bufio.Writer
+	under  io.Writer // flushed too, when it can be (a compressor)
 	c      io.Closer
 	hash   *Hasher
 	err    error
@@ -71,12 +72,13 @@ type Recorder struct {
 	stop   chan struct{}
 	done   chan struct{}
 	closed bool
+	ended  bool
 }
 
 // NewRecorder writes h and starts the flusher. If w is an io.Closer, Close closes it.
 func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 	h.Format, h.Version = Format, Version
-	r := &Recorder{w: bufio.NewWriterSize(w, 64<<10), hash: NewHasher(), stop: make(chan struct{}), done: make(chan struct{})}
+	r := &Recorder{w: bufio.NewWriterSize(w, 64<<10), under: w, hash: NewHasher(), stop: make(chan struct{}), done: make(chan struct{})}
 	if c, ok := w.(io.Closer); ok {
 		r.c = c
 	}
@@ -84,8 +86,9 @@ func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.hash.Header(line)
 	r.w.Write(append(line, '\n'))
-	if err := r.w.Flush(); err != nil {
+	if err := r.flush(); err != nil {
 		return nil, err
 	}
 	go r.flusher()
@@ -103,27 +106,59 @@ func (r *Recorder) flusher() {
 		case <-t.C:
 			r.mu.Lock()
 			if r.err == nil {
-				r.err = r.w.Flush()
+				r.err = r.flush()
 			}
 			r.mu.Unlock()
 		}
 	}
 }
 
+// flush pushes the buffer to the file, through a compressor's own buffer if there is
+// one, so that a killed process leaves every full line readable. Call with mu held.
+func (r *Recorder) flush() error {
+	if err := r.w.Flush(); err != nil {
+		return err
+	}
+	if f, ok := r.under.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
+}
+
 // Record writes e.
 func (r *Recorder) Record(e *Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.err != nil || r.closed {
+	if r.err != nil || r.closed || r.ended {
 		return
 	}
-	r.buf = appendLine(r.buf[:0], e)
+	r.buf = AppendLine(r.buf[:0], e)
 	r.hash.h.Write(r.buf)
 	r.hash.n++
 	_, r.err = r.w.Write(r.buf)
 }
 
-// Hash is the hash of the events written so far.
+// End writes the end record: the recording is whole, it stopped at virtual time t
+// (µs) for reason (EndUntil, EndQuit or EndInterrupted). Events recorded after it are
+// ignored; a second End does nothing.
+func (r *Recorder) End(reason string, t int64) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed || r.ended {
+		return r.err
+	}
+	r.ended = true
+	line, _ := json.Marshal(End{Ev: EndEv, Events: r.hash.n, Hash: r.hash.Sum(), T: t, Reason: reason})
+	if r.err == nil {
+		_, r.err = r.w.Write(append(line, '\n'))
+	}
+	if r.err == nil {
+		r.err = r.flush()
+	}
+	return r.err
+}
+
+// Hash is the recording's hash so far: the header and the events written.
 func (r *Recorder) Hash() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -151,7 +186,7 @@ func (r *Recorder) Close() error {
 	<-r.done
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.w.Flush(); r.err == nil {
+	if err := r.flush(); r.err == nil {
 		r.err = err
 	}
 	if r.c != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -21,68 +22,173 @@ func sample(n int) []Event {
 	return out
 }
 
-func record(t *testing.T, evs []Event) []byte {
+// testScenario stands for a scenario in these tests: the trace package does not read
+// scenarios, a Resolver does.
+var testScenario = []byte(`{"name":"t","seed":7}`)
+
+// resolve is a Resolver for testScenario: two nodes, 1 s.
+func resolve(h *Header) error {
+	h.Seed, h.Info = 7, Info{Name: "t", IDs: []node.ID{1, 2}, Until: 1e6}
+	return nil
+}
+
+// record writes evs as a whole recording, end record included, unless end is "".
+func record(t testing.TB, evs []Event, end string) ([]byte, *Recorder) {
 	var buf bytes.Buffer
-	r, err := NewRecorder(&buf, Header{Seed: 7, Info: Info{Name: "t", IDs: []node.ID{1, 2}}})
+	r, err := NewRecorder(&buf, Header{Program: "test", Scenario: testScenario})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range evs {
 		r.Record(&evs[i])
 	}
+	if end != "" {
+		if err := r.End(end, evs[len(evs)-1].T); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	return buf.Bytes(), r
 }
 
 func TestRoundTripAndHash(t *testing.T) {
 	evs := sample(50)
-	data := record(t, evs)
-	tr, err := ReadBytes(data, "t.jsonl")
+	data, rec := record(t, evs, EndUntil)
+	tr, err := ReadBytes(data, "t.jsonl", resolve)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Events) != 50 || tr.Truncated || tr.Header.Seed != 7 || tr.Header.Format != Format {
+	if len(tr.Events) != 50 || tr.Truncated || tr.Header.Seed != 7 || tr.Header.Format != Format || tr.Header.Info.Name != "t" {
 		t.Fatalf("read %d events, truncated %v, header %+v", len(tr.Events), tr.Truncated, tr.Header)
 	}
+	if tr.End == nil || tr.End.Events != 50 || tr.End.Reason != EndUntil || tr.End.T != evs[49].T || tr.End.Hash != tr.Hash || rec.Hash() != tr.Hash {
+		t.Fatalf("end record %+v, hash read %s, recorded %s", tr.End, tr.Hash, rec.Hash())
+	}
+	// The recording's hash is the header line's and the events'.
+	lines := strings.SplitAfter(string(data), "\n")
 	h := NewHasher()
+	h.Header([]byte(strings.TrimSuffix(lines[0], "\n")))
 	for i := range evs {
 		h.Record(&evs[i])
 	}
 	if h.Sum() != tr.Hash {
 		t.Fatalf("hash of written events %s, of read lines %s", h.Sum(), tr.Hash)
 	}
-	if strings.Contains(strings.SplitN(string(data), "\n", 2)[0], "time") {
-		t.Fatal("the header mentions a time")
+	head := lines[0]
+	for _, gone := range []string{"time", `"seed"`, `"info"`} {
+		if strings.Contains(strings.Replace(head, string(testScenario), "", 1), gone) {
+			t.Fatalf("the header mentions %s beside the scenario: %s", gone, head)
+		}
+	}
+	if !strings.HasPrefix(lines[len(lines)-2], `{"ev":"end","events":50,"hash":"`+tr.Hash+`","t":50000,"reason":"until"}`) {
+		t.Fatalf("end record %s", lines[len(lines)-2])
 	}
 }
 
 // TestTruncatedTail cuts a trace mid-line, as a killed recorder leaves it.
 func TestTruncatedTail(t *testing.T) {
-	data := record(t, sample(20))
+	data, _ := record(t, sample(20), "")
 	cut := data[:len(data)-10]
-	tr, err := ReadBytes(cut, "t.jsonl")
+	tr, err := ReadBytes(cut, "t.jsonl", resolve)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !tr.Truncated || len(tr.Events) != 19 {
+	if !tr.Truncated || len(tr.Events) != 19 || tr.End != nil {
 		t.Fatalf("truncated=%v with %d events, want true with 19", tr.Truncated, len(tr.Events))
 	}
 	// A bad line that is not the last is an error naming it.
 	lines := strings.Split(string(data), "\n")
 	lines[5] = `{"seq": oops}`
-	_, err = ReadBytes([]byte(strings.Join(lines, "\n")), "t.jsonl")
+	_, err = ReadBytes([]byte(strings.Join(lines, "\n")), "t.jsonl", resolve)
 	if err == nil || !strings.HasPrefix(err.Error(), "t.jsonl:6: bad event line") {
 		t.Fatalf("error %v, want t.jsonl:6: bad event line", err)
 	}
 }
 
 func TestNotATrace(t *testing.T) {
-	for _, in := range []string{"", "hello\n", `{"format":"other"}` + "\n", `{"format":"clusterlab-trace","version":9}` + "\n"} {
-		if _, err := ReadBytes([]byte(in), "x.jsonl"); err == nil || !strings.HasPrefix(err.Error(), "x.jsonl:1: ") {
-			t.Errorf("%q: error %v", in, err)
+	for _, in := range []string{"", "hello\n", `{"format":"other"}` + "\n", `{"format":"clusterlab-trace","version":9}` + "\n",
+		`{"format":"clusterlab-trace","version":1,"seed":7,"info":{},"scenario":{}}` + "\n",
+		`{"format":"clusterlab-trace","version":3}` + "\n", strings.Repeat("x", MaxLine+10)} {
+		if _, err := ReadBytes([]byte(in), "x.jsonl", resolve); err == nil || !strings.HasPrefix(err.Error(), "x.jsonl:1: ") {
+			t.Errorf("%.60q: error %v", in, err)
 		}
+	}
+}
+
+// zeros is an endless stream of zero bytes, like /dev/zero.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// TestHostileLines reads a good recording changed in each way a reader must refuse,
+// and checks the error names the line and what was expected.
+func TestHostileLines(t *testing.T) {
+	data, _ := record(t, sample(10), EndUntil)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	with := func(i int, line string) string {
+		out := append([]string(nil), lines...)
+		out[i] = line
+		return strings.Join(out, "\n") + "\n"
+	}
+	ev := func(i int, old, new string) string {
+		if !strings.Contains(lines[i], old) {
+			t.Fatalf("line %d has no %q", i+1, old)
+		}
+		return with(i, strings.Replace(lines[i], old, new, 1))
+	}
+	end := len(lines) - 1
+	noEnd := strings.Join(lines[:end], "\n") + "\n"
+	for _, tc := range []struct{ name, in, want string }{
+		{"seq out of order", ev(3, `"seq":3`, `"seq":4`), "t.jsonl:4: found seq 4, expected 3"},
+		{"time goes back", ev(3, `"t":3000`, `"t":1000`), "t.jsonl:4: found t=1000, expected at least 2000"},
+		{"negative time", ev(1, `"t":1000`, `"t":-5`), "t.jsonl:2: found t=-5, expected at least 0"},
+		{"time 1e17 with an end record", ev(end-1, `"t":10000`, `"t":100000000000000000`), "t.jsonl:12: end record field t: found 10000, expected at least the last event's 100000000000000000"},
+		{"time 1e17 without an end record", strings.Replace(noEnd, `"t":10000`, `"t":100000000000000000`, 1), "t.jsonl:11: found a time after the scenario's until, 1s"},
+		{"unknown kind", ev(2, `"ev":"send"`, `"ev":"teleport"`), `t.jsonl:3: found event kind "teleport", expected one of action, alert, alert-cleared`},
+		{"unknown node", ev(2, `"to":"n2"`, `"to":"n9"`), "t.jsonl:3: found node n9, expected one of the header's 2 nodes"},
+		{"bad node", ev(2, `"to":"n2"`, `"to":"x"`), `t.jsonl:3: bad event line (bad node id "x", expected n<number>)`},
+		{"wrong type", ev(2, `"mid":2`, `"mid":"two"`), `t.jsonl:3: bad event line (field "mid" has the wrong type: found a JSON string)`},
+		{"message without msg", ev(2, `,"msg":{"type":"PING","id":"n2"}`, ``), `t.jsonl:3: found a send event without "msg"`},
+		{"line over the limit", with(2, `{"seq":2,"t":2000,"ev":"log","node":"n1","text":"`+strings.Repeat("a", MaxLine)+`"}`), "t.jsonl:3: found a line longer than 1048576 bytes"},
+		{"line after the end", string(data) + lines[1] + "\n", "t.jsonl:13: found a line after the end record"},
+		{"end events", ev(end, `"events":10`, `"events":9`), "t.jsonl:12: end record field events: found 9, expected 10"},
+		{"end reason", ev(end, `"reason":"until"`, `"reason":"bored"`), `t.jsonl:12: end record field reason: found "bored"`},
+		{"end time", ev(end, `"t":10000`, `"t":9000`), "t.jsonl:12: end record field t: found 9000, expected at least the last event's 10000"},
+		{"end unknown field", ev(end, `"reason"`, `"x":1,"reason"`), "t.jsonl:12: bad end record"},
+		{"end hash", ev(end, `"hash":"`, `"hash":"0`), "t.jsonl:12: end record field hash"},
+		{"event edited under the hash", ev(4, `"mid":4`, `"mid":5`), "t.jsonl:12: end record field hash"},
+		{"cleared without ref", ev(2, `"ev":"send"`, `"ev":"alert-cleared"`), `t.jsonl:3: found a alert-cleared event without "ref" naming an earlier line`},
+	} {
+		_, err := ReadBytes([]byte(tc.in), "t.jsonl", resolve)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v\nwant %s", tc.name, err, tc.want)
+		}
+	}
+	// An alert-cleared naming an earlier alert is read.
+	ok := ev(3, `"ev":"send","from":"n1","to":"n2","mid":3,"msg":{"type":"PING","id":"n2"}`, `"ev":"alert-cleared","ref":2,"text":"over"`)
+	noHash := strings.Join(strings.Split(ok, "\n")[:end], "\n") + "\n"
+	if tr, err := ReadBytes([]byte(noHash), "t.jsonl", resolve); err != nil || tr.Events[2].Ref != 2 {
+		t.Errorf("alert-cleared: %v", err)
+	}
+}
+
+// TestEndlessInput reads an endless stream of zeros: one error, at once, in bounded
+// memory.
+func TestEndlessInput(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := NewReader(zeros{}, "/dev/zero", resolve)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.HasPrefix(err.Error(), "/dev/zero:1: found a first line longer than") {
+		t.Fatalf("error %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Fatalf("allocated %d bytes refusing an endless line", alloc)
 	}
 }
 
@@ -94,7 +200,7 @@ func TestRecorderFlushes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRecorder(f, Header{})
+	r, err := NewRecorder(f, Header{Scenario: testScenario})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +212,7 @@ func TestRecorderFlushes(t *testing.T) {
 	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) {
 		data, _ := os.ReadFile(path)
-		if tr, err := ReadBytes(data, path); err == nil && len(tr.Events) == 3 {
+		if tr, err := ReadBytes(data, path, resolve); err == nil && len(tr.Events) == 3 {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -149,17 +255,11 @@ func TestFold(t *testing.T) {
 
 // FuzzRead checks that no input makes the reader panic or hang.
 func FuzzRead(f *testing.F) {
-	var buf bytes.Buffer
-	r, _ := NewRecorder(&buf, Header{Info: Info{IDs: []node.ID{1}}})
-	evs := sample(3)
-	for i := range evs {
-		r.Record(&evs[i])
-	}
-	r.Close()
-	f.Add(buf.Bytes())
-	f.Add([]byte(`{"format":"clusterlab-trace","version":1}` + "\n" + `{"seq":1,"ev":"crash","node":"n1"}`))
+	data, _ := record(f, sample(3), EndQuit)
+	f.Add(data)
+	f.Add([]byte(`{"format":"clusterlab-trace","version":3,"scenario":{}}` + "\n" + `{"seq":1,"ev":"crash","node":"n1"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rd, err := NewReader(bytes.NewReader(data), "f")
+		rd, err := NewReader(bytes.NewReader(data), "f", resolve)
 		if err != nil {
 			return
 		}

@@ -54,7 +54,7 @@ func record(t testing.TB, name string) *trace.Trace {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := trace.ReadBytes(buf.Bytes(), name)
+	tr, err := trace.ReadBytes(buf.Bytes(), name, session.ResolveHeader(name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,15 +88,15 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	if s != nil {
 		given = s.Params
 	}
-	type row struct{ name, value string }
+	type row struct{ name, value, note string }
 	var rows []row
 	spec, known := algos.Lookup(info.Algorithm)
 	if known {
 		for _, prm := range spec.Params {
 			if v, ok := given[prm.Name]; ok {
-				rows = append(rows, row{prm.Name, valueText(v)})
+				rows = append(rows, row{prm.Name, valueText(v), prm.Doc})
 			} else {
-				rows = append(rows, row{prm.Name, prm.Default + " (default)"})
+				rows = append(rows, row{prm.Name, prm.Default + " (default)", prm.Doc})
 			}
 		}
 	}
@@ -108,16 +108,16 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	}
 	sort.Strings(extra)
 	for _, k := range extra {
-		rows = append(rows, row{k, valueText(given[k])})
+		rows = append(rows, row{k, valueText(given[k]), ""})
 	}
 	if len(rows) == 0 {
 		p("%s takes no parameters.\n\n", mdText(info.Algorithm))
 	} else {
-		p("| parameter of %s | value |\n|---|---|\n", mdText(info.Algorithm))
+		p("| parameter of %s | value | meaning |\n|---|---|---|\n", mdText(info.Algorithm))
 		for _, x := range rows {
-			p("| %s | %s |\n", mdText(x.name), mdText(x.value))
+			p("| %s | %s | %s |\n", mdText(x.name), mdText(x.value), mdText(x.note))
 		}
-		p("\n`clusterlab algos` says what each parameter means.\n\n")
+		p("\n")
 	}
 	p("| network | |\n|---|---|\n")
 	topo := info.Topology

@@ -139,7 +139,7 @@ func TestMarkdownCommandReproduces(t *testing.T) {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := trace.ReadBytes(buf.Bytes(), "rerun")
+	again, err := trace.ReadBytes(buf.Bytes(), "rerun", session.ResolveHeader("rerun"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,115 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// marshalLine is the reference AppendLine is held to.
+func marshalLine(t interface{ Fatal(...any) }, e *Event) []byte {
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+func genID(t *rapid.T, label string) node.ID {
+	return node.ID(rapid.IntRange(-2, 5000).Draw(t, label))
+}
+
+func genIDs(t *rapid.T, label string) []node.ID {
+	if rapid.IntRange(0, 5).Draw(t, label+"-nil") == 0 {
+		return nil
+	}
+	return rapid.SliceOfN(rapid.Custom(func(t *rapid.T) node.ID { return genID(t, "id") }), 0, 4).Draw(t, label)
+}
+
+// genString draws strings with what JSON must escape: quotes, controls, HTML,
+// invalid UTF-8, U+2028.
+func genString(t *rapid.T, label string) string {
+	alpha := rapid.SampledFrom([]string{"", "a", "PING", `"`, `\`, "<", ">", "&", "\n", "\t", "\b", "\f", "\r", "\x00", "\x1f", "\x7f",
+		"é", "\u2028", "\u2029", "\xff", "\xe2\x80", "💥", " ", "n1"})
+	parts := rapid.SliceOfN(alpha, 0, 6).Draw(t, label)
+	var b bytes.Buffer
+	for _, p := range parts {
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+func genEvent(t *rapid.T) *Event {
+	e := &Event{
+		Seq: rapid.Uint64().Draw(t, "seq"), T: rapid.Int64().Draw(t, "t"), Ev: genString(t, "ev"),
+		Node: genID(t, "node"), From: genID(t, "from"), To: genID(t, "to"), MID: rapid.Uint64Range(0, 3).Draw(t, "mid"),
+		Dup: rapid.Bool().Draw(t, "dup"), Local: rapid.Bool().Draw(t, "local"),
+		Reason: genString(t, "reason"), Name: genString(t, "name"), Value: genString(t, "value"),
+		Inc: rapid.Int64Range(-2, 3).Draw(t, "inc"), Kind: genString(t, "kind"), Text: genString(t, "text"),
+		By: genString(t, "by"), Ref: rapid.Uint64Range(0, 3).Draw(t, "ref"),
+	}
+	if rapid.Bool().Draw(t, "has-msg") {
+		e.Msg = &node.Message{Type: genString(t, "type"), ID: genID(t, "mid-id"), Term: rapid.Int64Range(-1, 2).Draw(t, "term"),
+			Stamp: rapid.Int64Range(-1, 2).Draw(t, "ts"), Flag: rapid.Bool().Draw(t, "flag"),
+			List: node.IDList(rapid.SampledFrom([]string{"", "1", "1,2,30", "x", "3,,4"}).Draw(t, "list"))}
+	}
+	if rapid.Bool().Draw(t, "has-groups") {
+		e.Groups = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) []node.ID { return genIDs(t, "group") }), 0, 3).Draw(t, "groups")
+	}
+	if rapid.Bool().Draw(t, "has-status") {
+		s := &node.Status{Role: genString(t, "role"), Leader: genID(t, "leader"), Suspects: genIDs(t, "suspects"),
+			Term: rapid.Int64Range(-1, 2).Draw(t, "sterm"), Inc: rapid.Int64Range(-1, 2).Draw(t, "sinc"),
+			CS: node.CSState(rapid.IntRange(0, 5).Draw(t, "cs"))}
+		for i := rapid.IntRange(-1, 2).Draw(t, "counters"); i >= 0; i-- {
+			s.Counters = append(s.Counters, node.Counter{Name: genString(t, "cname"), Value: rapid.Int64().Draw(t, "cvalue")})
+		}
+		e.Status = s
+	}
+	if rapid.Bool().Draw(t, "has-ok") {
+		ok := rapid.Bool().Draw(t, "ok")
+		e.OK = &ok
+	}
+	return e
+}
+
+// TestEncoderMatchesJSON holds the hand-written encoder to encoding/json's bytes on
+// random events, every field and every escape included.
+func TestEncoderMatchesJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		e := genEvent(t)
+		if got, want := AppendLine(nil, e), marshalLine(t, e); !bytes.Equal(got, want) {
+			t.Fatalf("hand-written %s\nencoding/json %s", got, want)
+		}
+	})
+}
+
+// FuzzEncoder holds the encoder to encoding/json on arbitrary strings.
+func FuzzEncoder(f *testing.F) {
+	f.Add("PING", "a<b>&\"c\\", uint64(1), int64(2))
+	f.Fuzz(func(t *testing.T, typ, text string, seq uint64, tm int64) {
+		e := &Event{Seq: seq, T: tm, Ev: text, Msg: &node.Message{Type: typ}, Text: text, Status: &node.Status{Role: typ}}
+		if got, want := AppendLine(nil, e), marshalLine(t, e); !bytes.Equal(got, want) {
+			t.Fatalf("hand-written %s\nencoding/json %s", got, want)
+		}
+	})
+}
+
+func BenchmarkAppendLine(b *testing.B) {
+	m := node.Message{Type: "HEARTBEAT", Stamp: 3}
+	e := &Event{Seq: 123456, T: 987654321, Ev: Deliver, From: 3, To: 7, MID: 4242, Msg: &m}
+	var buf []byte
+	b.Run("hand", func(b *testing.B) {
+		for b.Loop() {
+			buf = AppendLine(buf[:0], e)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		for b.Loop() {
+			buf = append(buf[:0], marshalLine(b, e)...)
+		}
+	})
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSignalsStopCleanly builds the binary, stops `sim --record` on a long run with
+// SIGINT and then SIGTERM, and checks the exit status (130, 143), the one line
+// printed, and the recording: whole, ending with reason interrupted, and verified.
+func TestSignalsStopCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary: skipped with -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "clusterlab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+		name string
+	}{{syscall.SIGINT, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
+		path := filepath.Join(dir, tc.name+".jsonl")
+		cmd := exec.Command(bin, "sim", "--preset", "dp-gst", "--until", "20h", "--record", path)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait until events are on disk, then stop it.
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			matches, _ := filepath.Glob(filepath.Join(dir, "."+tc.name+".jsonl.tmp-*"))
+			if len(matches) > 0 {
+				if fi, err := os.Stat(matches[0]); err == nil && fi.Size() > 100000 {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatal("the recording never grew")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cmd.Process.Signal(tc.sig)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != tc.code {
+			t.Fatalf("%s: %v, want exit status %d; stderr %s", tc.name, err, tc.code, stderr.String())
+		}
+		if lines := strings.Count(stderr.String(), "\n"); lines != 1 || !strings.Contains(stderr.String(), "interrupted by "+tc.name) {
+			t.Errorf("%s: stderr %q, want one line saying so", tc.name, stderr.String())
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%s: the recording was not kept: %v", tc.name, err)
+		}
+		last := data[bytes.LastIndexByte(data[:len(data)-1], '\n')+1:]
+		if !bytes.HasPrefix(last, []byte(`{"ev":"end"`)) || !bytes.Contains(last, []byte(`"reason":"interrupted"`)) {
+			t.Fatalf("%s: last line %s, want the end record with reason interrupted", tc.name, last)
+		}
+		if out, err := exec.Command(bin, "verify", path).CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "verified: ") {
+			t.Errorf("%s: verify %v: %s", tc.name, err, out)
+		}
+		if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(tmp) > 0 {
+			t.Errorf("%s: temporary files left: %v", tc.name, tmp)
+		}
+	}
+}
