@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 
@@ -34,6 +35,9 @@ type pfEvent struct {
 // a state that the step changes ends at t+endAt and begins at t+beginAt, after it.
 // A down period ends, and a window opens the slices under way, at t+before: after
 // anything of the µs before, and before the step at t.
+// alertTids are the first track ids of the alert tracks, above any node's id.
+const alertTids = 1 << 30
+
 const (
 	stepDur = 0.5
 	flowAt  = 0.25
@@ -53,7 +57,9 @@ const (
 //   - a flow arrow from each send to each of its deliveries (ids are integers);
 //   - instant events for crashes, recoveries, isolation, cuts and slow nodes on the
 //     node's track, and for partitions, heals, GST, knobs, markers, alerts and
-//     their clearing on the cluster track.
+//     their clearing on the cluster track;
+//   - each alert also as a slice, from the alert to the event that clears it (or
+//     the end of the window), on a track of its kind ("alert split-brain").
 //
 // State slices are folded from the start of the trace, so a window opens the ones
 // already under way at its first event, and closes what is still open just after
@@ -70,8 +76,44 @@ func Perfetto(out io.Writer, t *trace.Trace, w Window) error {
 	for _, id := range ids {
 		meta("thread_name", int(id), id.String())
 	}
-	nMeta := len(evs)
 	ts := func(us int64, off float64) float64 { return float64(us) + off }
+	// Alerts as intervals: each alert kind has tracks of its own (lanes, so that
+	// two open at once do not overlap), with a slice from the alert to the event
+	// that clears it, or to the end of the window.
+	cleared := map[uint64]int64{}
+	for i := range t.Events {
+		if e := &t.Events[i]; e.Ev == trace.AlertCleared {
+			cleared[e.Ref] = e.T
+		}
+	}
+	type lane struct {
+		tid int
+		end float64
+	}
+	lanes := map[string][]*lane{}
+	nextTid := alertTids
+	alertSlice := func(e *trace.Event, end int64) {
+		from, to := ts(e.T, 0), ts(end, 0)
+		var l *lane
+		for _, x := range lanes[e.Kind] {
+			if x.end <= from {
+				l = x
+				break
+			}
+		}
+		if l == nil {
+			l = &lane{tid: nextTid}
+			nextTid++
+			lanes[e.Kind] = append(lanes[e.Kind], l)
+			meta("thread_name", l.tid, "alert "+e.Kind)
+		}
+		l.end = to
+		d := max(to-from, stepDur)
+		evs = append(evs, pfEvent{Name: e.Kind, Cat: "alert", Ph: "X", Ts: from, Dur: &d, Pid: 1, Tid: l.tid,
+			Args: map[string]any{"text": e.Text, "cleared": end != math.MaxInt64}})
+	}
+	var openAlerts []*trace.Event // alerts not cleared in the window, to end with it
+	nMeta := len(evs)
 	instant := func(tid int, at float64, cat, name string, args map[string]any) {
 		evs = append(evs, pfEvent{Name: name, Cat: cat, Ph: "i", Ts: at, Pid: 1, Tid: tid, Scope: "t", Args: args})
 	}
@@ -263,6 +305,11 @@ func Perfetto(out io.Writer, t *trace.Trace, w Window) error {
 			instant(0, at(0), "marker", "marker: "+oneLine(e.Text), nil)
 		case trace.Alert:
 			instant(0, at(0), "alert", "alert "+e.Kind, map[string]any{"text": e.Text, "line": e.Seq})
+			if c, ok := cleared[e.Seq]; ok && c <= w.To {
+				alertSlice(e, c)
+			} else {
+				openAlerts = append(openAlerts, e)
+			}
 		case trace.AlertCleared:
 			instant(0, at(0), "alert", "alert cleared", map[string]any{"text": e.Text, "alert line": e.Ref})
 		case trace.Detect:
@@ -270,6 +317,9 @@ func Perfetto(out io.Writer, t *trace.Trace, w Window) error {
 		case trace.Expect:
 			instant(0, at(0), "expect", "expect "+oneLine(e.Text), map[string]any{"ok": e.OK != nil && *e.OK, "observed": e.Value})
 		}
+	}
+	for _, e := range openAlerts {
+		alertSlice(e, last+1)
 	}
 	// Close what is still open just after the window's last event.
 	for _, id := range ids {

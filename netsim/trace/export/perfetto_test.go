@@ -136,7 +136,7 @@ func TestPerfettoEveryTrace(t *testing.T) {
 	for preset, want := range map[string][]string{
 		"omega-crash":       {`"name":"down"`, `"name":"leader"`, `"name":"crash"`},
 		"quorum-amnesia":    {`"name":"critical section"`, `"name":"marker: `, `"name":"alert mutex"`},
-		"bully-split-brain": {`"name":"partition `, `"name":"heal"`},
+		"bully-split-brain": {`"name":"partition `, `"name":"heal"`, `"name":"split-brain","cat":"alert","ph":"X","ts":3565904,"dur":4443554,`},
 	} {
 		out := export(t, record(t, preset), Flags{Format: "perfetto"})
 		for _, w := range want {
