@@ -114,9 +114,10 @@ func (e *epochs) stale(n int64) bool { return n < e.epoch || n <= e.floor }
 //     suspected process was skipped), does not take it as a win; and when two
 //     processes that falsely suspected each other both win one epoch, everyone
 //     keeps the larger ELECTED;
-//   - as a participant, arms a timer (`retry`, doubling at each retry, with a
-//     random part drawn from the process's own source): if the epoch is still
-//     undecided when it fires, starts a newer one;
+//   - as a participant, arms a timer (`retry`, doubled for each epoch opened since
+//     the last one it saw decided, up to 32×, with a random part drawn from the
+//     process's own source): if the epoch is still undecided when it fires, starts
+//     a newer one;
 //   - as the leader, sends its ELECTED round the ring again every `retry`; every
 //     process passes it on (a process that missed it learns the leader, one that
 //     believes it leads an older epoch starts a newer election, see above).
@@ -146,7 +147,7 @@ type Ring struct {
 	last        node.Message
 	elections   int64
 	retryFor    int64 // skip_suspected: the epoch the retry timer is armed for
-	retries     int   // skip_suspected: retries since the last decided epoch
+	decided     int64 // skip_suspected: the last epoch this process saw decided (won, or its ELECTED accepted)
 	refreshFor  int64 // skip_suspected: the epoch the leader's refresh timer is armed for
 
 	counters []node.Counter
@@ -176,10 +177,10 @@ func (r *Ring) Step(env *node.Env, ev node.Event) {
 	switch {
 	case r.participant && r.retryFor != r.epoch:
 		r.retryFor = r.epoch
-		d := r.cfg.retry<<min(r.retries, 5) + time.Duration(env.Rand().Int64N(int64(r.cfg.retry/2)+1))
+		d := r.cfg.retry<<r.backoff() + time.Duration(env.Rand().Int64N(int64(r.cfg.retry/2)+1))
 		env.After(d, timerRetry)
 	case !r.participant && r.retryFor != 0:
-		r.retryFor, r.retries = 0, 0
+		r.retryFor = 0
 		env.Cancel(timerRetry)
 	}
 	// The leader sends its ELECTED round again every `retry`.
@@ -217,7 +218,6 @@ func (r *Ring) step(env *node.Env, ev node.Event) {
 		case r.fd == nil:
 		case ev.Name == timerRetry:
 			if r.participant {
-				r.retries++
 				env.Logf("ring: election %d still undecided: start a newer one", r.epoch)
 				r.start(env)
 			}
@@ -250,6 +250,17 @@ func (r *Ring) step(env *node.Env, ev node.Event) {
 			r.elected(env, ev.From, ev.Msg)
 		}
 	}
+}
+
+// backoff is the retry's doubling: one per epoch opened since the last one this
+// process saw decided (or since its revival), at most 5. It counts epochs, which
+// every process shares, not this process's own retries: on a ring whose election
+// takes longer than `retry` (about 2N message delays: 6 s at N = 256 with 5–20ms
+// links), every participant's timer would otherwise fire after `retry` in every
+// epoch, some process would always open a newer one first, and no epoch would
+// ever be decided.
+func (r *Ring) backoff() int {
+	return int(min(max(r.epoch-max(r.decided, r.floor)-1, 0), 5))
 }
 
 // start opens a new epoch with this process as participant and candidate.
@@ -308,7 +319,7 @@ func (r *Ring) election(env *node.Env, from node.ID, m node.Message) {
 		// falsely suspected larger process may have been skipped; one that this
 		// process has passed on, best > own id, stops its own id here.)
 		r.participant = false
-		r.leader = r.self
+		r.leader, r.decided = r.self, e
 		env.Logf("ring: elected in election %d", e)
 		r.send(env, node.Message{Type: msgElected, ID: r.self, Stamp: e})
 	}
@@ -339,7 +350,7 @@ func (r *Ring) elected(env *node.Env, from node.ID, m node.Message) {
 		r.enter(env, e)
 	}
 	r.participant = false
-	r.leader = id
+	r.leader, r.decided = id, e
 	r.best = node.None
 	if id != r.self {
 		r.send(env, node.Message{Type: msgElected, ID: id, Stamp: e})
@@ -444,7 +455,7 @@ func init() {
 		Params: append([]algos.Param{
 			initiatorsParam("all", "by default every process starts one at time 0 (the quadratic case when ids decrease along the ring)"),
 			{Name: "skip_suspected", Default: "false", Doc: "send to the next successor a composed ◊P detector does not suspect, and start an election when the leader is suspected, so the ring survives crashes; adds the detector's HEARTBEAT (or TEST_REQ, TEST_REP) messages and needs a mesh"},
-			{Name: "retry", Default: "1s", Doc: "skip_suspected only: the leader sends ELECTED round again this often, and a participant whose election is still undecided after this long (doubling at each retry, up to 32×, plus up to half of it at random) starts a newer one"},
+			{Name: "retry", Default: "1s", Doc: "skip_suspected only: the leader sends ELECTED round again this often, and a participant whose election is still undecided after this long (doubled for each undecided epoch since the last decided one, up to 32×, plus up to half of retry at random) starts a newer one"},
 		}, detector.FDParams(detector.KindHeartbeat)...),
 		Build: func(c algos.Config) (node.Factory, error) {
 			cfg := &ringConfig{}
