@@ -2,14 +2,17 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/presets"
@@ -43,12 +46,25 @@ func record(t testing.TB, name string) *trace.Trace {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tr := run(t, name, s, cfg, 0)
+	traces[name] = tr
+	return tr
+}
+
+// run runs cfg to until (0: its own) as `sim --record` does, end record included,
+// and reads the recording back.
+func run(t testing.TB, name string, s *presets.Scenario, cfg netsim.Config, until time.Duration) *trace.Trace {
+	t.Helper()
 	var buf bytes.Buffer
 	rec, err := trace.NewRecorder(&buf, session.Header(s, cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := session.Run(cfg, 0, rec); err != nil {
+	_, now, err := session.RunContext(context.Background(), cfg, until, rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.End(trace.EndUntil, node.Micros(now)); err != nil {
 		t.Fatal(err)
 	}
 	if err := rec.Close(); err != nil {
@@ -58,7 +74,6 @@ func record(t testing.TB, name string) *trace.Trace {
 	if err != nil {
 		t.Fatal(err)
 	}
-	traces[name] = tr
 	return tr
 }
 

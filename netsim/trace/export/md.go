@@ -280,7 +280,14 @@ func (r *report) write(b *bufio.Writer) {
 	if n := len(t.Events); n > 0 {
 		p(", %s to %s", fmtT(t.Events[0].T), fmtT(t.Events[n-1].T))
 	}
-	p(", by %s |\n", mdText(t.Header.Program))
+	p(", by %s", mdText(t.Header.Program))
+	if e := t.End; e != nil {
+		p("; it ends at %s: %s", fmtT(e.T), mdText(endReasons[e.Reason]))
+	}
+	p(" |\n")
+	if t.End == nil {
+		p("| Note | **incomplete recording**: it has no end record (the recorder was killed, or the file was cut); `clusterlab verify --partial` checks the events it has |\n")
+	}
 	if t.Hash != "" {
 		p("| Trace hash | `%s` (check with `clusterlab verify`) |\n", t.Hash)
 	}
@@ -452,6 +459,13 @@ func (r *report) writeMessages(p func(string, ...any)) {
 		p("Not counted: %d messages a process sent to itself (delivered locally, never on the network).\n", r.locals)
 	}
 	p("\n")
+}
+
+// endReasons says why a recording ended, by its end record's reason.
+var endReasons = map[string]string{
+	trace.EndUntil:       "the run reached its end",
+	trace.EndQuit:        "the dashboard was quit",
+	trace.EndInterrupted: "interrupted by a signal (Ctrl-C or SIGTERM)",
 }
 
 var reasonMeaning = map[string]string{

@@ -56,14 +56,25 @@ func (r *report) writeReproduce(p func(string, ...any)) {
 	}
 	p("## Reproduce\n\n")
 	name := presetName(t)
+	until := t.Header.Info.Until
+	if t.End != nil {
+		until = t.End.T
+	}
 	switch {
-	case r.userActs > 0:
-		p("The run had %s taken in the dashboard, recorded in the trace; `verify` re-runs the scenario from the trace header with them:\n\n", plural(r.userActs, "user action"))
+	case t.End == nil:
+		p("The recording is incomplete (no end record); `verify --partial` re-runs the scenario from the trace header and checks the events it has:\n\n")
+		p("```sh\nclusterlab verify --partial %s\n```\n\n", shellQuote(file))
+	case r.userActs > 0 || t.End.Reason != trace.EndUntil:
+		why := plural(r.userActs, "user action") + " taken in the dashboard, recorded in the trace"
+		if r.userActs == 0 {
+			why = "an end of its own (" + endReasons[t.End.Reason] + ")"
+		}
+		p("The run had %s; `verify` re-runs the scenario from the trace header with them and compares every event:\n\n", why)
 		p("```sh\nclusterlab verify %s\n```\n\n", shellQuote(file))
 	case name != "":
 		p("The scenario is the embedded preset %s; this re-runs it and records the same trace (the same hash):\n\n", mdText(name))
 		p("```sh\nclusterlab sim --preset %s --seed %d --until %s --record %s\nclusterlab verify %s\n```\n\n",
-			shellQuote(name), t.Header.Seed, fmtT(t.Header.Info.Until), shellQuote("rerun.jsonl"), shellQuote(file))
+			shellQuote(name), t.Header.Seed, fmtT(until), shellQuote("rerun.jsonl"), shellQuote(file))
 	default:
 		p("The scenario is stored whole in the trace header (it is not an embedded preset); `verify` re-runs it from there and compares every event:\n\n")
 		p("```sh\nclusterlab verify %s\n```\n\n", shellQuote(file))
@@ -88,15 +99,15 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	if s != nil {
 		given = s.Params
 	}
-	type row struct{ name, value, note string }
+	type row struct{ name, value string }
 	var rows []row
 	spec, known := algos.Lookup(info.Algorithm)
 	if known {
 		for _, prm := range spec.Params {
 			if v, ok := given[prm.Name]; ok {
-				rows = append(rows, row{prm.Name, valueText(v), prm.Doc})
+				rows = append(rows, row{prm.Name, valueText(v)})
 			} else {
-				rows = append(rows, row{prm.Name, prm.Default + " (default)", prm.Doc})
+				rows = append(rows, row{prm.Name, prm.Default + " (default)"})
 			}
 		}
 	}
@@ -108,16 +119,16 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	}
 	sort.Strings(extra)
 	for _, k := range extra {
-		rows = append(rows, row{k, valueText(given[k]), ""})
+		rows = append(rows, row{k, valueText(given[k])})
 	}
 	if len(rows) == 0 {
 		p("%s takes no parameters.\n\n", mdText(info.Algorithm))
 	} else {
-		p("| parameter of %s | value | meaning |\n|---|---|---|\n", mdText(info.Algorithm))
+		p("| parameter of %s | value |\n|---|---|\n", mdText(info.Algorithm))
 		for _, x := range rows {
-			p("| %s | %s | %s |\n", mdText(x.name), mdText(x.value), mdText(x.note))
+			p("| %s | %s |\n", mdText(x.name), mdText(x.value))
 		}
-		p("\n")
+		p("\n`clusterlab algos` says what each parameter means.\n\n")
 	}
 	p("| network | |\n|---|---|\n")
 	topo := info.Topology

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"bytes"
 	"encoding/json"
 	"regexp"
 	"strconv"
@@ -26,6 +25,7 @@ func TestMarkdownSettingsAndCommand(t *testing.T) {
 		"| GST | 0s: synchronous from the start |",
 		"clusterlab sim --preset bully-split-brain --seed 7 --until 12s --record rerun.jsonl\n",
 		"| Trace hash | `" + tr.Hash + "`",
+		"; it ends at 12s: the run reached its end |",
 		"| measured without heartbeats (",
 		"| election | agreed at | leader | messages without heartbeats |",
 	} {
@@ -57,6 +57,9 @@ func TestMarkdownAlertIntervals(t *testing.T) {
 	for _, want := range []string{
 		"| split-brain | 3.42s | 8.03s | 4.61s | 2 leaders; cleared: one leader again |",
 		"| no-leader | 4s | not cleared: runs to the end of the trace (9s) | at least 5s | no leader |",
+		// no end record
+		"**incomplete recording**",
+		"clusterlab verify --partial TRACE.jsonl\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q in\n%s", want, md)
@@ -128,21 +131,7 @@ func TestMarkdownCommandReproduces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	rec, err := trace.NewRecorder(&buf, session.Header(s, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := session.Run(cfg, until, rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	again, err := trace.ReadBytes(buf.Bytes(), "rerun", session.ResolveHeader("rerun"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := run(t, "rerun", s, cfg, until)
 	if again.Hash != tr.Hash || len(again.Events) != len(tr.Events) {
 		t.Errorf("the report's command records %d events, hash %s; the trace has %d, hash %s", len(again.Events), again.Hash, len(tr.Events), tr.Hash)
 	}
