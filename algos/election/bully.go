@@ -1,6 +1,7 @@
 package election
 
 import (
+	"slices"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -64,6 +65,25 @@ const (
 //     partition reconcile when it heals.
 //   - A process that knows no coordinator after `timeout` starts an election, so a
 //     cluster with no initiator still elects one.
+//
+// Option known_crash = true takes the notes' best case literally ("o processo com o
+// segundo maior identificador percebe a falha do coordenador e elege-se
+// imediatamente, e envia N − 2 mensagens coordinator"): a process whose timeout
+// has declared the coordinator failed trusts that detection, as the synchronous
+// model of the notes allows, and sends no ELECTION to it. If no other process is
+// higher, it is the highest alive and elects itself at once: N−2 COORDINATOR and
+// nothing else, where the default first sends an ELECTION to the dead coordinator
+// and waits T (N−1 messages). A message from that process clears the belief.
+//
+// StableBully (registered as stable-bully) is the stable variant the notes 003 sketch
+// ("Estabilidade": "associar ao peso do processo o tempo de execução ininterrupta
+// do mesmo"): precedence is a process's uninterrupted uptime, then its id. Every
+// message carries the sender's incarnation start time in Stamp (earlier = longer
+// uptime = higher precedence), and each process keeps the latest start it heard
+// from each other one (0, the start of the run, until it hears otherwise). A
+// process that comes back has the shortest uptime of all, so it loses the election
+// it calls instead of bullying its way back: a flapping process no longer takes the
+// lead each time. At the start of a run everyone started at 0 and it is Bully.
 type Bully struct {
 	self        node.ID
 	cfg         *bullyConfig
@@ -73,23 +93,54 @@ type Bully struct {
 	announced   bool // a COORDINATOR was heard or sent, at announcedAt
 	announcedAt time.Duration
 	elections   int64
+	down        node.ID         // known_crash: the coordinator this process's timeout declared failed
+	since       time.Duration   // stable: this incarnation's start
+	starts      []time.Duration // stable: the latest start heard from each process, env.Peers() order
 	counters    [1]node.Counter
 }
 
 type bullyConfig struct {
 	heartbeat, timeout, t time.Duration
 	initiator             func(node.ID) bool
+	knownCrash            bool
+	stable                bool
+}
+
+// above reports whether q takes precedence over this process: a higher id, or for
+// stable-bully a longer uninterrupted uptime (an earlier start), then a higher id.
+func (b *Bully) above(env *node.Env, q node.ID) bool {
+	if b.cfg.stable {
+		sq := b.starts[slices.Index(env.Peers(), q)]
+		if sq != b.since {
+			return sq < b.since
+		}
+	}
+	return q > b.self
+}
+
+// send sends a message of type typ, stamped with this incarnation's start for
+// stable-bully.
+func (b *Bully) send(env *node.Env, to node.ID, typ string) {
+	m := node.Message{Type: typ}
+	if b.cfg.stable {
+		m.Stamp = node.Micros(b.since)
+	}
+	env.Send(to, m)
 }
 
 // Step reacts to one event.
 func (b *Bully) Step(env *node.Env, ev node.Event) {
 	switch ev.Kind {
 	case node.Start:
+		b.starts = make([]time.Duration, len(env.Peers()))
 		env.After(b.cfg.timeout, timerWatch)
 		if b.cfg.initiator(b.self) {
 			b.startElection(env)
 		}
 	case node.Recover:
+		b.since = env.Now()
+		b.starts = make([]time.Duration, len(env.Peers()))
+		b.starts[slices.Index(env.Peers(), b.self)] = b.since
 		b.startElection(env)
 	case node.Request:
 		if ev.Name == Request {
@@ -111,21 +162,34 @@ func (b *Bully) timer(env *node.Env, name string) {
 		b.startElection(env)
 	case timerWatch:
 		// The coordinator has been silent for `timeout`: it is taken for failed.
+		if b.cfg.knownCrash {
+			b.down = b.leader
+		}
 		b.leader = node.None
 		b.startElection(env)
 	case timerBeat:
 		if b.leader == b.self {
-			env.Broadcast(node.Message{Type: MsgHeartbeat})
+			for _, p := range env.Peers() {
+				if p != b.self {
+					b.send(env, p, MsgHeartbeat)
+				}
+			}
 			env.After(b.cfg.heartbeat, timerBeat)
 		}
 	}
 }
 
 func (b *Bully) deliver(env *node.Env, from node.ID, m node.Message) {
+	if from == b.down {
+		b.down = node.None // it is alive after all
+	}
+	if b.cfg.stable {
+		b.starts[slices.Index(env.Peers(), from)] = time.Duration(m.Stamp) * time.Microsecond
+	}
 	switch m.Type {
 	case MsgElection:
-		if from < b.self {
-			env.Send(from, node.Message{Type: MsgAnswer})
+		if !b.above(env, from) {
+			b.send(env, from, MsgAnswer)
 			if !b.justAnnounced(env) {
 				b.startElection(env)
 			}
@@ -137,7 +201,7 @@ func (b *Bully) deliver(env *node.Env, from node.ID, m node.Message) {
 			env.After(2*b.cfg.t, timerCoord)
 		}
 	case MsgCoordinator, MsgHeartbeat:
-		if from < b.self {
+		if !b.above(env, from) {
 			// A lower process claims to lead while this one lives: bully it.
 			b.startElection(env)
 			return
@@ -178,8 +242,8 @@ func (b *Bully) startElection(env *node.Env) {
 	env.Cancel(timerWatch)
 	higher := 0
 	for _, p := range env.Peers() {
-		if p > b.self {
-			env.Send(p, node.Message{Type: MsgElection})
+		if p != b.self && p != b.down && b.above(env, p) {
+			b.send(env, p, MsgElection)
 			higher++
 		}
 	}
@@ -197,8 +261,8 @@ func (b *Bully) becomeCoordinator(env *node.Env) {
 	env.Cancel(timerWatch)
 	b.announce(env)
 	for _, p := range env.Peers() {
-		if p < b.self {
-			env.Send(p, node.Message{Type: MsgCoordinator})
+		if p != b.self && !b.above(env, p) {
+			b.send(env, p, MsgCoordinator)
 		}
 	}
 	env.After(b.cfg.heartbeat, timerBeat)
@@ -223,42 +287,62 @@ func init() {
 		Description: "Bully election: the highest live id becomes coordinator and bullies its way back after a crash",
 		Source:      "Garcia-Molina 1982; course notes (algoritmo valentão)",
 		Messages:    []string{MsgElection, MsgAnswer, MsgCoordinator, MsgHeartbeat},
-		Params: []algos.Param{
-			{Name: "heartbeat", Default: "100ms", Doc: "how often the coordinator sends HEARTBEAT"},
-			{Name: "timeout", Default: "400ms", Doc: "silence from the coordinator after which it is taken for failed"},
-			{Name: "t_trans", Default: "25ms", Doc: "T_trans, the longest transmission time; T = 2·T_trans + T_proc"},
-			{Name: "t_proc", Default: "5ms", Doc: "T_proc, the longest time to handle a message"},
-			initiatorsParam("all", "by default every process starts one, and the highest id wins at once"),
-		},
-		Build: func(c algos.Config) (node.Factory, error) {
-			cfg := &bullyConfig{}
-			var err error
-			for _, f := range []struct {
-				name string
-				d    *time.Duration
-			}{{"heartbeat", &cfg.heartbeat}, {"timeout", &cfg.timeout}} {
-				if *f.d, err = c.Params.Duration(f.name); err != nil {
-					return nil, err
-				}
-				if *f.d <= 0 {
-					return nil, &algos.ParamError{Name: f.name, Msg: "found 0s, expected a duration > 0 such as \"100ms\""}
-				}
-			}
-			trans, err := c.Params.Duration("t_trans")
-			if err != nil {
-				return nil, err
-			}
-			proc, err := c.Params.Duration("t_proc")
-			if err != nil {
-				return nil, err
-			}
-			if cfg.t = 2*trans + proc; cfg.t <= 0 {
-				return nil, &algos.ParamError{Name: "t_trans", Msg: "T = 2·t_trans + t_proc must be > 0"}
-			}
-			if cfg.initiator, err = initiatorSet(c); err != nil {
-				return nil, err
-			}
-			return func(id node.ID) node.Algorithm { return &Bully{self: id, cfg: cfg} }, nil
-		},
+		Params:      bullyParams,
+		Build:       bullyBuild(false),
 	})
+	algos.Register(algos.Spec{
+		Name:        "stable-bully",
+		Family:      algos.Election,
+		Description: "Bully by uninterrupted uptime, then id: a process that comes back loses instead of bullying its way back",
+		Source:      "course notes 003 (Estabilidade); Garcia-Molina 1982",
+		Messages:    []string{MsgElection, MsgAnswer, MsgCoordinator, MsgHeartbeat},
+		Params:      bullyParams,
+		Build:       bullyBuild(true),
+	})
+}
+
+var bullyParams = []algos.Param{
+	{Name: "heartbeat", Default: "100ms", Doc: "how often the coordinator sends HEARTBEAT"},
+	{Name: "timeout", Default: "400ms", Doc: "silence from the coordinator after which it is taken for failed"},
+	{Name: "t_trans", Default: "25ms", Doc: "T_trans, the longest transmission time; T = 2·T_trans + T_proc"},
+	{Name: "t_proc", Default: "5ms", Doc: "T_proc, the longest time to handle a message"},
+	initiatorsParam("all", "by default every process starts one, and the highest id wins at once"),
+	{Name: "known_crash", Default: "false", Doc: "true: a process whose timeout declared the coordinator failed sends it no ELECTION; the highest one alive elects itself at once (the notes' best case, N−2 COORDINATOR)"},
+}
+
+// bullyBuild builds bully (stable = false) or stable-bully.
+func bullyBuild(stable bool) func(c algos.Config) (node.Factory, error) {
+	return func(c algos.Config) (node.Factory, error) {
+		cfg := &bullyConfig{stable: stable}
+		var err error
+		for _, f := range []struct {
+			name string
+			d    *time.Duration
+		}{{"heartbeat", &cfg.heartbeat}, {"timeout", &cfg.timeout}} {
+			if *f.d, err = c.Params.Duration(f.name); err != nil {
+				return nil, err
+			}
+			if *f.d <= 0 {
+				return nil, &algos.ParamError{Name: f.name, Msg: "found 0s, expected a duration > 0 such as \"100ms\""}
+			}
+		}
+		trans, err := c.Params.Duration("t_trans")
+		if err != nil {
+			return nil, err
+		}
+		proc, err := c.Params.Duration("t_proc")
+		if err != nil {
+			return nil, err
+		}
+		if cfg.t = 2*trans + proc; cfg.t <= 0 {
+			return nil, &algos.ParamError{Name: "t_trans", Msg: "T = 2·t_trans + t_proc must be > 0"}
+		}
+		if cfg.initiator, err = initiatorSet(c); err != nil {
+			return nil, err
+		}
+		if cfg.knownCrash, err = c.Params.Bool("known_crash"); err != nil {
+			return nil, err
+		}
+		return func(id node.ID) node.Algorithm { return &Bully{self: id, cfg: cfg} }, nil
+	}
 }

@@ -31,6 +31,13 @@ type labWorld struct {
 
 func (c labWorld) run(t *testing.T, algo string, params map[string]any, until time.Duration) *netsim.World {
 	t.Helper()
+	return c.runLinks(t, algo, params, until, node.None, node.None)
+}
+
+// runLinks is run, with the link from fast to near made 1ms and every other link from
+// fast made 30ms (fast = None: no override), so that near hears fast first.
+func (c labWorld) runLinks(t *testing.T, algo string, params map[string]any, until time.Duration, fast, near node.ID) *netsim.World {
+	t.Helper()
 	spec, f, err := algos.Build(algo, c.ids, params)
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +69,16 @@ func (c labWorld) run(t *testing.T, algo string, params map[string]any, until ti
 			t.Fatal(err)
 		}
 		cfg.Script = append(cfg.Script, netsim.Timed{At: d, Action: a})
+	}
+	for _, id := range c.ids {
+		if fast == node.None || id == fast {
+			continue
+		}
+		d := 30 * time.Millisecond
+		if id == near {
+			d = time.Millisecond
+		}
+		cfg.Links = append(cfg.Links, netsim.Link{From: fast, To: id, Latency: &netsim.Latency{Dist: "constant", Mean: d}})
 	}
 	w, err := netsim.New(cfg, nil)
 	if err != nil {
