@@ -1,6 +1,7 @@
 package netsim_test
 
 import (
+	"fmt"
 	"runtime"
 	"syscall"
 	"testing"
@@ -77,6 +78,34 @@ func (m meter) report(b *testing.B, n int) {
 	}
 }
 
+// BenchmarkWorldMesh1000 runs 1,000 heartbeat-dp processes, all to all, and reports
+// delivered messages per second. Each iteration is 100ms of virtual time, about a
+// million heartbeats, after 150ms of warm-up (the start and one heartbeat wave).
+// The sub-benchmarks run it with one and with two processors, side by side.
+func BenchmarkWorldMesh1000(b *testing.B) {
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("P%d", procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			w, err := netsim.New(heartbeatConfig(b, 1000), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer w.Close()
+			w.RunUntil(150 * time.Millisecond)
+			start := w.Summary().Messages["HEARTBEAT"].Delivered
+			b.ResetTimer()
+			m := startMeter()
+			w.RunUntil(w.Now() + time.Duration(b.N)*100*time.Millisecond)
+			b.StopTimer()
+			delivered := w.Summary().Messages["HEARTBEAT"].Delivered - start
+			if delivered < b.N*1000*999*9/10 {
+				b.Fatalf("only %d heartbeats delivered in %d intervals", delivered, b.N)
+			}
+			m.report(b, delivered)
+		})
+	}
+}
+
 // BenchmarkWorld1000Nodes reports the heap used per process of a 1,000-node
 // heartbeat-dp cluster (its all-to-all state is what grows).
 func BenchmarkWorld1000Nodes(b *testing.B) {
@@ -136,6 +165,7 @@ func benchRing(b *testing.B, n int) {
 			b.Fatalf("ELECTED sent = %d, want N = %d", got, n)
 		}
 		b.ReportMetric(wall.Seconds(), "wall-s")
+		b.ReportMetric((cpuTime() - m.cpu).Seconds(), "cpu-s")
 		b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-MB")
 	}
 }

@@ -85,6 +85,7 @@ type World struct {
 	drops  []qev        // this window's deliveries dropped on arrival
 	heads  []*proc      // the merge's heap, kept to reuse its memory
 	active []*proc      // the window's processes with work, kept likewise
+	here   []*proc      // those whose batches the world runs itself, likewise
 	wg     sync.WaitGroup
 	closed bool
 }
@@ -167,6 +168,7 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 		rng := rand.New(rand.NewPCG(cfg.Seed, 0x70726f63<<20|uint64(i)))
 		p.env = node.NewEnv(id, cfg.IDs, w.nbrs[i], rng, &p.store)
 		p.env.SetIndex(i)
+		p.env.SetLookup(w.indexOf)
 		p.runner = node.NewRunner(id, cfg.Factory(id), p.env)
 		w.procs = append(w.procs, p)
 		w.push(qev{kind: qStart, to: int32(i), inc: 1})
@@ -631,24 +633,42 @@ func (w *World) dispatch(active []*proc, end time.Duration) {
 	// in one window is a storm whatever the limit.
 	w.budget.Store(int64(max(w.limit/2, budgetFloor)))
 	cpus := runtime.GOMAXPROCS(0)
-	k := len(active) // active[:k] go to their goroutines, active[k:] run here
-	if cpus == 1 || len(active) == 1 || total < inlineBelow {
-		k = 0
+	here := w.here[:0]
+	if cpus == 1 || total < inlineBelow {
+		here = append(here, active...)
 	} else {
-		for own := 0; k > 0 && own < total/cpus; {
-			k--
-			own += len(active[k].batch.Items)
+		// Batches too small to be worth a handover run here, and so do big
+		// ones until the world has its share.
+		own, share := 0, total/cpus
+		for _, p := range active {
+			if n := len(p.batch.Items); n < minHandover {
+				own += n
+			}
+		}
+		for _, p := range active {
+			n := len(p.batch.Items)
+			switch {
+			case n < minHandover:
+				here = append(here, p)
+			case own < share:
+				own += n
+				here = append(here, p)
+			default:
+				w.wg.Add(1)
+				p.runner.Submit(&p.batch, &w.wg)
+			}
 		}
 	}
-	for _, p := range active[:k] {
-		w.wg.Add(1)
-		p.runner.Submit(&p.batch, &w.wg)
-	}
-	for _, p := range active[k:] {
+	for _, p := range here {
 		p.runner.Run(&p.batch)
 	}
 	w.wg.Wait()
+	clear(here)
+	w.here = here[:0]
 }
+
+// minHandover is the smallest batch, in events, handed to a process's goroutine.
+const minHandover = 8
 
 // classify decides what a popped event is: work for a process (returned), a drop on
 // arrival (kept for the merge), or a firing for a dead incarnation (forgotten).

@@ -38,7 +38,8 @@ type Effect struct {
 // Env is everything an algorithm may touch. It is valid only during Step.
 type Env struct {
 	self      ID
-	index     int // self's position in peers, or -1 until known
+	index     int                  // self's position in peers, or -1 until known
+	lookup    func(ID) (int, bool) // a process's position in peers, if the world gave one
 	peers     []ID
 	neighbors []ID
 	now       time.Duration
@@ -69,6 +70,19 @@ func (e *Env) Index() int {
 	}
 	return e.index
 }
+
+// PeerIndex is the position of process p in Peers(), and whether it is there.
+func (e *Env) PeerIndex(p ID) (int, bool) {
+	if e.lookup != nil {
+		return e.lookup(p)
+	}
+	i := slices.Index(e.peers, p)
+	return i, i >= 0
+}
+
+// SetLookup gives the Env the world's index of processes, shared by every Env of
+// the run, so that PeerIndex costs O(1) instead of a scan of Peers().
+func (e *Env) SetLookup(f func(ID) (int, bool)) { e.lookup = f }
 
 // SetIndex tells the Env its process's position in Peers(), which the world knows:
 // finding it in a ring of a million takes a million steps.

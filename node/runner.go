@@ -132,17 +132,24 @@ type job struct {
 	wg *sync.WaitGroup
 }
 
-// NewRunner starts the goroutine of a new incarnation. env is reset of timers.
+// NewRunner makes the host of a new incarnation. env is reset of timers.
 func NewRunner(id ID, alg Algorithm, env *Env) *Runner {
 	env.ResetTimers()
 	env.effects = env.effects[:0]
-	r := &Runner{id: id, alg: alg, env: env, in: make(chan job, 1), exited: make(chan struct{})}
-	go r.loop()
-	return r
+	return &Runner{id: id, alg: alg, env: env}
 }
 
-// Submit hands b to the goroutine; wg.Done is called when it is handled.
-func (r *Runner) Submit(b *Batch, wg *sync.WaitGroup) { r.in <- job{b, wg} }
+// Submit hands b to the goroutine; wg.Done is called when it is handled. The
+// goroutine starts with the first batch handed to it: a process that only ever gets
+// tiny batches, which the world runs itself (Run), costs no goroutine, and a
+// million-node ring does not start a million of them.
+func (r *Runner) Submit(b *Batch, wg *sync.WaitGroup) {
+	if r.in == nil {
+		r.in, r.exited = make(chan job, 1), make(chan struct{})
+		go r.loop()
+	}
+	r.in <- job{b, wg}
+}
 
 // Run handles b in the caller's goroutine instead of the Runner's. The world does
 // so for tiny windows, where handing the batch over would cost more than the work,
@@ -152,6 +159,9 @@ func (r *Runner) Run(b *Batch) { r.run(b) }
 
 // Stop ends the goroutine and waits for it to exit.
 func (r *Runner) Stop() {
+	if r.in == nil {
+		return
+	}
 	close(r.in)
 	<-r.exited
 }
