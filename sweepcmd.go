@@ -81,11 +81,11 @@ func (sweepsCmd) Run() error {
 		if err != nil {
 			return err
 		}
-		desc := strings.Join(strings.Fields(s.Description), " ")
+		desc := []rune(strings.Join(strings.Fields(s.Description), " "))
 		if len(desc) > 100 {
-			desc = desc[:97] + "..."
+			desc = append(desc[:97], []rune("...")...)
 		}
-		fmt.Printf("%-18s %s\n", name, desc)
+		fmt.Printf("%-18s %s\n", name, string(desc))
 	}
 	return nil
 }
