@@ -7,7 +7,8 @@ import (
 // KeyMap is the dashboard's keys. They are a contract: scripts, tests and the README
 // rely on them (issue 5's table).
 type KeyMap struct {
-	Select    key.Binding // 1-9, 0
+	Select    key.Binding // 1-9, 0: the node with that id (0 is n10)
+	SelectID  key.Binding // #: any id, typed
 	Move      key.Binding // arrows
 	Crash     key.Binding
 	Revive    key.Binding
@@ -53,7 +54,8 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	k := KeyMap{
-		Select:    b("1-9,0", "select node", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"),
+		Select:    b("1-9,0", "select n1-n10", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"),
+		SelectID:  b("#", "select by id", "#"),
 		Move:      b("←→↑↓", "select node", "left", "right", "up", "down"),
 		Crash:     b("c", "crash", "c"),
 		Revive:    b("r", "revive", "r"),
@@ -142,7 +144,7 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	k := h.k
 	return [][]key.Binding{
 		{k.Events, k.Seconds, k.Marks, k.Jump},
-		{k.Select, k.Move, k.Crash, k.Revive, k.Slow, k.Isolate},
+		{k.Select, k.SelectID, k.Move, k.Crash, k.Revive, k.Slow, k.Isolate},
 		{k.Partition, k.Heal, k.GST, k.Election, k.CS, k.Marker},
 		{k.Pause, k.Step, k.Faster, k.Slower, k.Record},
 		{k.Command, k.Filter, k.Heartbeat, k.Focus, k.Help, k.Quit},

@@ -79,6 +79,7 @@ const (
 	modeFilter         // the `/` feed filter
 	modeConfirm        // quit while recording?
 	modeJump           // replay: the `g` jump to a time
+	modeSelect         // `#`: select a node by any id
 )
 
 // overFor is how long the banner says that an alert is over.
@@ -107,6 +108,7 @@ type Model struct {
 
 	cmd  promptLine // the `:` command line
 	jump promptLine // replay: `g`
+	pick promptLine // `#`: a node id
 
 	seek     Seeker // nil unless replaying
 	rs       replayState
@@ -151,6 +153,7 @@ func New(c Controller, opts Options) *Model {
 		c: c, opts: opts, st: st, keys: DefaultKeyMap(), help: hm,
 		cmd:      newPromptLine(":", "crash n3 · partition n1,n2 | n3,n4,n5 · set loss 0.2 · marker \"text\""),
 		jump:     newPromptLine("jump to ", "12.5s · 3s · 1500ms"),
+		pick:     newPromptLine("select n", "any node id, then enter"),
 		sideA:    map[node.ID]bool{},
 		header:   headerPane{st: st},
 		progress: progressPane{st: st},
@@ -294,6 +297,8 @@ func (m *Model) prompt() *promptLine {
 		return &m.cmd
 	case modeJump:
 		return &m.jump
+	case modeSelect:
+		return &m.pick
 	}
 	return nil
 }
@@ -317,6 +322,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.promptKey(msg, m.command)
 	case modeJump:
 		return m.promptKey(msg, m.jumpTo)
+	case modeSelect:
+		return m.promptKey(msg, m.pickID)
 	case modeFilter:
 		return m.filterKey(msg)
 	case modePartition:
@@ -345,13 +352,14 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Select):
-		i := int(msg.String()[0] - '1')
-		if msg.String() == "0" {
-			i = 9
+		id := int(msg.String()[0] - '0')
+		if id == 0 {
+			id = 10
 		}
-		if m.snap != nil && i < len(m.snap.Nodes) {
-			m.sel = i
-		}
+		m.selectID(id)
+	case key.Matches(msg, k.SelectID):
+		m.mode = modeSelect
+		return m.pick.open()
 	case key.Matches(msg, k.Move):
 		if (m.focus == paneTimeline || m.focus == paneTraffic) && (msg.String() == "up" || msg.String() == "down") {
 			if msg.String() == "up" {
@@ -394,8 +402,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.GST):
 		m.do("gst")
 	case key.Matches(msg, k.Election):
+		if m.snap != nil && m.snap.Info.Family == "mutex" {
+			m.say("✗ "+m.snap.Info.Algorithm+" has no election", true)
+			break
+		}
 		m.onSelected("request %s election")
 	case key.Matches(msg, k.CS):
+		if m.snap != nil && m.snap.Info.Family != "mutex" {
+			m.say("✗ "+m.snap.Info.Algorithm+" has no critical section", true)
+			break
+		}
 		m.onSelected("request %s cs")
 	case key.Matches(msg, k.Pause):
 		play := m.c.Paused()
@@ -435,22 +451,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.refresh()
 	case key.Matches(msg, k.Faster):
-		if x := m.c.Speed(); x > 0 {
-			if x *= 2; x > 1000 {
-				x = 0
-			}
-			m.c.SetSpeed(x)
-		}
+		m.c.SetSpeed(faster(m.c.Speed()))
 		m.refresh()
 		m.say("speed "+speedText(m.hs.speed), false)
 	case key.Matches(msg, k.Slower):
-		x := m.c.Speed()
-		if x == 0 {
-			x = 512
-		} else {
-			x = max(x/2, 0.01)
-		}
-		m.c.SetSpeed(x)
+		m.c.SetSpeed(slower(m.c.Speed()))
 		m.refresh()
 		m.say("speed "+speedText(m.hs.speed), false)
 	case key.Matches(msg, k.Command):
@@ -592,6 +597,57 @@ func (m *Model) applyPartition() {
 	m.do("partition " + strings.Join(a, ",") + " | " + strings.Join(b, ","))
 }
 
+// selectID selects the node with id, if there is one.
+func (m *Model) selectID(id int) bool {
+	if m.snap == nil {
+		return false
+	}
+	for i, n := range m.snap.Nodes {
+		if int(n.ID) == id {
+			m.sel = i
+			return true
+		}
+	}
+	return false
+}
+
+// pickID selects the node whose id was typed after `#`.
+func (m *Model) pickID(line string) error {
+	id, err := strconv.Atoi(strings.TrimPrefix(line, "n"))
+	if err != nil || !m.selectID(id) {
+		return fmt.Errorf("found %q, expected the id of a node", line)
+	}
+	return nil
+}
+
+// speeds is the ladder + and - climb; it always passes through ×1, and above its
+// top is max (0, as fast as possible).
+var speeds = []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+
+func faster(x float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	for _, s := range speeds {
+		if s > x*1.0001 {
+			return s
+		}
+	}
+	return 0
+}
+
+func slower(x float64) float64 {
+	if x <= 0 {
+		return speeds[len(speeds)-1]
+	}
+	for i := len(speeds) - 1; i >= 0; i-- {
+		if speeds[i] < x*0.9999 {
+			return speeds[i]
+		}
+	}
+	return speeds[0]
+}
+
 func (m *Model) selected() (trace.NodeView, bool) {
 	if m.snap == nil || m.sel >= len(m.snap.Nodes) {
 		return trace.NodeView{}, false
@@ -638,7 +694,7 @@ type layout struct {
 func (m *Model) bottomLines() []string {
 	var out []string
 	switch m.mode {
-	case modeCommand, modeJump:
+	case modeCommand, modeJump, modeSelect:
 		out = append(out, m.prompt().View(m.st))
 	case modePartition:
 		var a []string
@@ -666,9 +722,32 @@ func (m *Model) bottomLines() []string {
 			out = append(out, s.Render(m.flash))
 		}
 	}
-	hv := m.help.View(m.helpKeys())
-	out = append(out, strings.Split(hv, "\n")...)
+	out = append(out, m.keyBar()...)
 	return out
+}
+
+// keyBar is the help: the full table after `?`, else one line that always ends
+// with `? help • q quit`, however narrow the terminal, dropping other keys first.
+func (m *Model) keyBar() []string {
+	hk := m.helpKeys()
+	if m.help.ShowAll {
+		// at most what leaves the panes their least height
+		lines := strings.Split(m.help.View(hk), "\n")
+		return lines[:min(len(lines), max(m.h-m.topLines()-4, 1))]
+	}
+	keys := hk.ShortHelp()
+	tail := []key.Binding{hk.k.Help, hk.k.Quit}
+	keys = slices.DeleteFunc(keys, func(b key.Binding) bool { return slices.ContainsFunc(tail, func(t key.Binding) bool { return t.Help() == b.Help() }) })
+	end := m.help.ShortHelpView(tail)
+	sep := m.help.Styles.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
+	room := m.w - ansi.StringWidth(end) - ansi.StringWidth(sep)
+	h := m.help
+	h.SetWidth(max(room, 1))
+	head := h.ShortHelpView(keys)
+	if head == "" || room < 4 {
+		return []string{end}
+	}
+	return []string{head + sep + end}
 }
 
 // helpKeys is the keys that help shows now.
@@ -690,6 +769,9 @@ func (m *Model) relayout() {
 	m.header.SetSize(w, 1)
 	m.progress.SetSize(w, 1)
 	m.help.SetWidth(w)
+	for _, p := range []*promptLine{&m.cmd, &m.jump, &m.pick} {
+		p.setWidth(w)
+	}
 	n := len(m.snap.Nodes)
 	m.nodes.setCount(n)
 	bottom := len(m.bottomLines())

@@ -10,7 +10,8 @@ import (
 // promptLine is a one-line input at the bottom of the screen: the `:` command line,
 // and the `g` jump to a time in a replay. Enter submits the line; an error keeps it
 // open with the error beside it until the line changes; ↑/↓ recall the lines
-// submitted before; esc closes it.
+// submitted before, newest first; esc closes it. A line that fails is cleared, with
+// its error beside the prompt, and kept in the history to be recalled and fixed.
 type promptLine struct {
 	in      textinput.Model
 	err     string
@@ -53,12 +54,15 @@ func (p *promptLine) key(msg tea.KeyPressMsg, submit func(line string) error) (d
 			p.close()
 			return true, nil
 		}
-		if err := submit(line); err != nil {
-			p.err = err.Error()
-			return false, nil // the line stays open with the error beside it
-		}
+		err := submit(line)
 		if len(p.history) == 0 || p.history[len(p.history)-1] != line {
 			p.history = append(p.history, line)
+		}
+		p.histIdx = len(p.history)
+		if err != nil {
+			p.err = err.Error()
+			p.in.SetValue("") // cleared, open for the next try
+			return false, nil
 		}
 		p.close()
 		return true, nil
@@ -81,11 +85,19 @@ func (p *promptLine) key(msg tea.KeyPressMsg, submit func(line string) error) (d
 		return false, nil
 	}
 	before := p.in.Value()
+	if before == "" && msg.Text == strings.TrimSpace(p.in.Prompt) {
+		return false, nil // the key that opened the prompt, pressed again
+	}
 	p.in, cmd = p.in.Update(msg)
 	if p.in.Value() != before {
 		p.err = ""
 	}
 	return false, cmd
+}
+
+// setWidth gives the input the screen's width, so that placeholders show whole.
+func (p *promptLine) setWidth(w int) {
+	p.in.SetWidth(max(w-len([]rune(p.in.Prompt))-1, 1))
 }
 
 // update passes other messages (cursor blinks) to the input.
@@ -98,7 +110,11 @@ func (p *promptLine) update(msg tea.Msg) tea.Cmd {
 // View is the line, with the error if any.
 func (p *promptLine) View(st *Styles) string {
 	if p.err != "" {
-		return p.in.View() + "  " + st.Error.Render("✗ "+p.err)
+		// the error takes the placeholder's place
+		in := p.in
+		in.Placeholder = ""
+		in.SetWidth(len([]rune(in.Value())) + 1)
+		return in.View() + "  " + st.Error.Render("✗ "+p.err)
 	}
 	return p.in.View()
 }
