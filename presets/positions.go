@@ -1,7 +1,9 @@
 package presets
 
 import (
+	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -12,10 +14,40 @@ import (
 // errors found after decoding still point at file:line:col.
 type positions map[string]unstable.Position
 
+// source is a scenario file being walked: the parser, and where each line starts,
+// so that finding the line and column of an offset costs a binary search, not a
+// scan from the top (the parser's own Shape scans, which made a file of thousands
+// of entries take seconds).
+type source struct {
+	p     unstable.Parser
+	data  []byte
+	lines []int // offset of each line's first byte
+}
+
+func newSource(data []byte) *source {
+	s := &source{data: data, lines: []int{0}}
+	for off := 0; ; {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		s.lines = append(s.lines, off)
+	}
+	s.p.Reset(data)
+	return s
+}
+
+// at is the position of a byte offset: 1-based line, and column in bytes.
+func (s *source) at(off int) unstable.Position {
+	line := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }) // one past off's line
+	return unstable.Position{Offset: off, Line: line, Column: off - s.lines[line-1] + 1}
+}
+
 func index(data []byte) positions {
 	pos := positions{}
-	p := unstable.Parser{}
-	p.Reset(data)
+	src := newSource(data)
+	p := &src.p
 	counts := map[string]int{}
 	table := ""
 	for p.NextExpression() {
@@ -29,14 +61,14 @@ func index(data []byte) positions {
 				name = fmt.Sprintf("%s[%d]", name, i)
 			}
 			table = name
-			pos[table] = headerStart(&p, data, e)
+			pos[table] = src.headerStart(e)
 		case unstable.KeyValue:
 			path := join(table, keyPath(e.Key()))
 			if v := e.Value(); v != nil && v.Raw.Length == 0 {
 				// Lists have no range of their own: theirs starts after the "=".
-				pos[path] = p.Shape(unstable.Range{Offset: uint32(valueStart(data, e))}).Start
+				pos[path] = src.at(src.valueStart(e))
 			}
-			record(&p, pos, path, e.Value())
+			src.record(pos, path, e.Value())
 		}
 	}
 	// A syntax error stops the walk; the decoder reports it with its own position.
@@ -57,48 +89,48 @@ func indexed(name string, counts map[string]int) string {
 }
 
 // headerStart finds the "[" of a table header, which the parser gives no range.
-func headerStart(p *unstable.Parser, data []byte, e *unstable.Node) unstable.Position {
+func (s *source) headerStart(e *unstable.Node) unstable.Position {
 	it := e.Key()
 	if !it.Next() {
 		return unstable.Position{Line: 1, Column: 1}
 	}
 	off := int(it.Node().Raw.Offset)
-	for off > 0 && (data[off-1] == '[' || data[off-1] == ' ' || data[off-1] == '\t') {
+	for off > 0 && (s.data[off-1] == '[' || s.data[off-1] == ' ' || s.data[off-1] == '\t') {
 		off--
 	}
-	return p.Shape(unstable.Range{Offset: uint32(off)}).Start
+	return s.at(off)
 }
 
 // valueStart finds where a key = value line's value begins: past the key's last
 // part, blanks, "=" and blanks.
-func valueStart(data []byte, kv *unstable.Node) int {
+func (s *source) valueStart(kv *unstable.Node) int {
 	off := int(kv.Raw.Offset)
 	for it := kv.Key(); it.Next(); {
 		r := it.Node().Raw
 		off = int(r.Offset + r.Length)
 	}
-	for off < len(data) && (data[off] == ' ' || data[off] == '\t' || data[off] == '=') {
+	for off < len(s.data) && (s.data[off] == ' ' || s.data[off] == '\t' || s.data[off] == '=') {
 		off++
 	}
 	return off
 }
 
-func record(p *unstable.Parser, pos positions, path string, v *unstable.Node) {
+func (s *source) record(pos positions, path string, v *unstable.Node) {
 	if v == nil {
 		return
 	}
 	if v.Raw.Length > 0 {
-		pos[path] = p.Shape(v.Raw).Start
+		pos[path] = s.at(int(v.Raw.Offset))
 	}
 	if v.Kind == unstable.Array {
 		// An array has no position of its own: its elements have, as path[i], and
-		// the array takes its first element's.
+		// the array starts at the "[" before its first element.
 		it := v.Children()
 		for i := 0; it.Next(); i++ {
 			el := fmt.Sprintf("%s[%d]", path, i)
-			record(p, pos, el, it.Node())
+			s.record(pos, el, it.Node())
 			if _, ok := pos[path]; !ok {
-				pos[path] = openingBracket(p, pos[el])
+				pos[path] = s.openingBracket(pos[el])
 			}
 		}
 	}
@@ -106,9 +138,24 @@ func record(p *unstable.Parser, pos positions, path string, v *unstable.Node) {
 		it := v.Children()
 		for it.Next() {
 			kv := it.Node()
-			record(p, pos, join(path, keyPath(kv.Key())), kv.Value())
+			s.record(pos, join(path, keyPath(kv.Key())), kv.Value())
 		}
 	}
+}
+
+// openingBracket steps back from a list's first element to the "[" that opens the
+// list, over blanks.
+func (s *source) openingBracket(first unstable.Position) unstable.Position {
+	for off := first.Offset - 1; off >= 0; off-- {
+		switch s.data[off] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '[':
+			return s.at(off)
+		}
+		break
+	}
+	return first
 }
 
 func keyPath(it unstable.Iterator) string {
@@ -144,8 +191,8 @@ func (ps positions) at(path string) (line, col int) {
 // keyPathAt finds the full path of the key written at line:col, through tables and
 // inline tables ("network.latency.mn" for an inline latency's key), or nil.
 func keyPathAt(data []byte, line, col int) []string {
-	p := unstable.Parser{}
-	p.Reset(data)
+	src := newSource(data)
+	p := &src.p
 	var table []string
 	var walk func(prefix []string, kv *unstable.Node) []string
 	walk = func(prefix []string, kv *unstable.Node) []string {
@@ -153,7 +200,7 @@ func keyPathAt(data []byte, line, col int) []string {
 		for it := kv.Key(); it.Next(); {
 			k := it.Node()
 			path = append(path, string(k.Data))
-			if s := p.Shape(k.Raw).Start; s.Line == line && s.Column == col {
+			if at := src.at(int(k.Raw.Offset)); at.Line == line && at.Column == col {
 				return path
 			}
 		}
@@ -178,19 +225,4 @@ func keyPathAt(data []byte, line, col int) []string {
 		}
 	}
 	return nil
-}
-
-// openingBracket steps back from a list's first element to the "[" that opens the
-// list, over blanks.
-func openingBracket(p *unstable.Parser, first unstable.Position) unstable.Position {
-	for off := first.Offset - 1; off >= 0; off-- {
-		switch p.Raw(unstable.Range{Offset: uint32(off), Length: 1})[0] {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '[':
-			return p.Shape(unstable.Range{Offset: uint32(off)}).Start
-		}
-		break
-	}
-	return first
 }
