@@ -35,7 +35,7 @@ func checkMarkdownTables(t *testing.T, name, md string) {
 
 // TestEveryExportOfEveryTrace checks the formats whose other tests use a few
 // traces over every preset: the report's tables, the event table's columns, and
-// the asciicast's format (a long test: every cast is drawn, so not with -short).
+// the asciicast's format (every cast is drawn, so not with -short).
 // Mermaid, ShiViz, Perfetto and the message table have their own every-trace
 // tests.
 func TestEveryExportOfEveryTrace(t *testing.T) {
@@ -49,7 +49,8 @@ func TestEveryExportOfEveryTrace(t *testing.T) {
 		if testing.Short() {
 			continue
 		}
-		w, h, evs := parseCast(t, export(t, tr, Flags{Format: "cast"}))
+		// 2 frames a second keeps it quick; the other cast tests use other rates.
+		w, h, evs := parseCast(t, export(t, tr, Flags{Format: "cast", FPS: 2}))
 		if w != 120 || h != 36 || len(evs) < 2 {
 			t.Errorf("%s: cast %dx%d with %d events", name, w, h, len(evs))
 		}
