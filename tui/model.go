@@ -737,7 +737,9 @@ func (m *Model) keyBar() []string {
 	}
 	keys := hk.ShortHelp()
 	tail := []key.Binding{hk.k.Help, hk.k.Quit}
-	keys = slices.DeleteFunc(keys, func(b key.Binding) bool { return slices.ContainsFunc(tail, func(t key.Binding) bool { return t.Help() == b.Help() }) })
+	keys = slices.DeleteFunc(keys, func(b key.Binding) bool {
+		return slices.ContainsFunc(tail, func(t key.Binding) bool { return t.Help() == b.Help() })
+	})
 	end := m.help.ShortHelpView(tail)
 	sep := m.help.Styles.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
 	room := m.w - ansi.StringWidth(end) - ansi.StringWidth(sep)
