@@ -40,6 +40,7 @@ var hostile = []struct {
 	{"edge to itself", "algorithm = \"yoyo\"\nnodes = 2\ntopology = \"graph\"\nedges = [[\"n1\",\"n1\"]]", `h.toml:4:16: found the edge n1–n1, expected two different nodes`},
 	{"disconnected graph", "algorithm = \"yoyo\"\nnodes = 4\ntopology = \"graph\"\nedges = [[\"n1\",\"n2\"],[\"n3\",\"n4\"]]", `h.toml:4:9: found n3 unreachable from n1 over the edges, expected a connected graph: yoyo needs every node to reach every other`},
 	{"degree above n-1", "algorithm = \"bully\"\nnodes = 4\ndegree = 10\ntopology = \"graph\"", `h.toml:3:10: found degree = 10, expected 1 to 3 (nodes − 1)`},
+	{"degree too large for a big graph", "algorithm = \"bully\"\nnodes = 1000000\ndegree = 999999\ntopology = \"graph\"", `h.toml:3:10: found degree = 999999, expected 1 to 16 for 1,000,000 nodes (at most 8,386,560 links in all, as many as the largest mesh)`},
 	{"negative degree", "algorithm = \"bully\"\nnodes = 4\ndegree = -1\ntopology = \"graph\"", `h.toml:3:10: found degree = -1, expected 1 to 3 (nodes − 1)`},
 	{"graph without edges", "algorithm = \"bully\"\nnodes = 4\ntopology = \"graph\"", `h.toml:3:12: found topology = "graph" without edges or degree, expected edges = [["n1","n2"], …] or degree = 3`},
 	{"edges on a mesh", "algorithm = \"bully\"\nnodes = 2\nedges = [[\"n1\",\"n2\"]]", `h.toml:3:9: found edges with topology = "mesh", expected topology = "graph"`},

@@ -17,6 +17,10 @@ const (
 	MaxNodesGraph = 1_000_000
 )
 
+// MaxLinks bounds a graph's links (nodes × degree / 2): no graph has more links
+// than the largest mesh.
+const MaxLinks = MaxNodesMesh * (MaxNodesMesh - 1) / 2
+
 // MaxNodes is the node limit of a topology.
 func MaxNodes(topology string) int {
 	switch topology {

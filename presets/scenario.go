@@ -376,6 +376,9 @@ func (s *Scenario) checkGraph(spec algos.Spec, ids []node.ID, fail func(path, fo
 		return fail("topology", "found topology = \"graph\" without edges or degree, expected edges = [[\"n1\",\"n2\"], …] or degree = 3")
 	case len(s.Edges) == 0 && (s.Degree < 1 || s.Degree > max(1, n-1)):
 		return fail("degree", "found degree = %d, expected 1 to %d (nodes − 1)", s.Degree, max(1, n-1))
+	case len(s.Edges) == 0 && s.Degree > 2*MaxLinks/n:
+		return fail("degree", "found degree = %d, expected 1 to %d for %s nodes (at most %s links in all, as many as the largest mesh)",
+			s.Degree, 2*MaxLinks/n, netsim.Thousands(n), netsim.Thousands(MaxLinks))
 	case len(s.Edges) == 0:
 		return nil // a random graph of that degree is connected by construction
 	}
