@@ -21,9 +21,10 @@ var CSVTables = []string{"messages", "events"}
 var MessageColumns = []string{"mid", "type", "from", "to", "sent_s", "delivered_s", "fate", "drop_reason"}
 
 // PayloadColumns are the message fields, in the order the message table writes
-// them: the id a message carries, its term, timestamp and flag, and how many more
-// times than once it was delivered (duplicates).
-var PayloadColumns = []string{"msg_id", "msg_term", "msg_ts", "msg_flag", "duplicates"}
+// them: the id a message carries, its term, timestamp and flag, the ids it
+// collected on the way (space-separated), and how many more times than once it
+// was delivered (duplicates).
+var PayloadColumns = []string{"msg_id", "msg_term", "msg_ts", "msg_flag", "msg_list", "duplicates"}
 
 // Message fates.
 const (
@@ -139,14 +140,14 @@ func payload(m *node.Message, deliveries int) []string {
 	if deliveries > 1 {
 		dups = strconv.Itoa(deliveries - 1)
 	}
-	return []string{idText(m.ID), numText(m.Term), numText(m.Stamp), flagText(m.Flag), dups}
+	return []string{idText(m.ID), numText(m.Term), numText(m.Stamp), flagText(m.Flag), joinIDs(m.List.IDs(), " "), dups}
 }
 
 // EventColumns are the event table's columns, in order; a column that no row of
 // the window uses is left out, and the status counters follow as one column each,
 // named counter_NAME, in name order.
 var EventColumns = []string{"seq", "t_s", "ev", "node", "from", "to", "type", "mid", "reason", "text",
-	"msg_id", "msg_term", "msg_ts", "msg_flag", "dup", "local", "name", "value", "inc", "kind", "by", "ok", "ref",
+	"msg_id", "msg_term", "msg_ts", "msg_flag", "msg_list", "dup", "local", "name", "value", "inc", "kind", "by", "ok", "ref",
 	"role", "leader", "term", "status_inc", "cs", "suspects", "groups"}
 
 // csvEvents is the event table: one row per event of the window.
@@ -200,7 +201,7 @@ func eventRow(e *trace.Event, counters []string) []string {
 	if m := e.Msg; m != nil {
 		set("type", m.Type)
 		p := payload(m, 0)
-		for i, col := range PayloadColumns[:4] {
+		for i, col := range PayloadColumns[:5] {
 			set(col, p[i])
 		}
 	}

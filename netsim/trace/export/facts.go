@@ -58,7 +58,8 @@ func groupsText(groups [][]node.ID) string {
 }
 
 // msgLabel renders a message as its type and the generic fields it uses:
-// "VOTE id=n3 term=2 ts=7 flag".
+// "VOTE id=n3 term=2 ts=7 flag", and the size of a list it carries ("list=5 ids",
+// not the ids: a list grows with the ring).
 func msgLabel(m *node.Message) string {
 	if m == nil {
 		return "?"
@@ -76,6 +77,9 @@ func msgLabel(m *node.Message) string {
 	}
 	if m.Flag {
 		b.WriteString(" flag")
+	}
+	if n := m.List.Len(); n > 0 {
+		b.WriteString(" list=" + strconv.Itoa(n) + " ids")
 	}
 	return b.String()
 }
