@@ -89,3 +89,16 @@ func TestBullyAllStartBounded(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkBully1000AllStart: issue 11's headless target, 1,000 bully processes all
+// starting at once on 5–20ms links, 2 virtual seconds (N²−1 election messages,
+// then the coordinator's heartbeats). Reports the wall seconds per run.
+func BenchmarkBully1000AllStart(b *testing.B) {
+	for b.Loop() {
+		start := time.Now()
+		w := worldOn(b, netsim.Net{Latency: uniform5to20, Delta: 50 * time.Millisecond}, "bully", 1000, 1, map[string]any{"initiators": "all"}, nil, nil)
+		w.RunUntil(2 * time.Second)
+		w.Close()
+		b.ReportMetric(time.Since(start).Seconds(), "wall-s")
+	}
+}
