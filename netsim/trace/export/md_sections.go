@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -50,8 +51,10 @@ func presetName(t *trace.Trace) string {
 // writeReproduce gives the commands that re-run the recording and check it.
 func (r *report) writeReproduce(p func(string, ...any)) {
 	t := r.t
-	file := r.traceName
-	if file == "" {
+	// The file's own name: a report is handed in beside its trace, and a path
+	// would name the student's directories.
+	file := filepath.Base(r.traceName)
+	if r.traceName == "" {
 		file = "TRACE.jsonl"
 	}
 	p("## Reproduce\n\n")

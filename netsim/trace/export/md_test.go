@@ -33,6 +33,19 @@ func TestMarkdownSettingsAndCommand(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
+	// The trace is named by its file name, not its path.
+	o, err := ParseOptions(tr, Flags{Format: "md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.TraceName = "/home/student/course/hw.jsonl"
+	var b strings.Builder
+	if err := Write(&b, tr, o); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "clusterlab verify hw.jsonl\n") || strings.Contains(b.String(), "/home/student") {
+		t.Error("the report does not name the trace by its file name")
+	}
 	// A scenario that is no preset is re-run by verify.
 	md = export(t, record(t, faultsFile), Flags{Format: "md"})
 	if !strings.Contains(md, "it is not an embedded preset") || !strings.Contains(md, "clusterlab verify TRACE.jsonl") {
