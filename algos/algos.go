@@ -237,7 +237,11 @@ func (p Params) Duration(name string) (time.Duration, error) {
 // outside is the error for a value beyond the parameter's range.
 func (p Params) outside(name string, v any, duration bool) error {
 	decl, _ := p.spec.Param(name)
-	return &ParamError{name, fmt.Sprintf("found %s = %v, expected %s", name, quote(v), decl.rangeText(duration))}
+	found := quote(v)
+	if f, ok := v.(float64); ok {
+		found = strings.Replace(strconv.FormatFloat(f, 'g', -1, 64), "e+", "e", 1) // 1e12, as written
+	}
+	return &ParamError{name, fmt.Sprintf("found %s = %s, expected %s", name, found, decl.rangeText(duration))}
 }
 
 // inRange checks a number against the parameter's Min (0 if unset) and Max.

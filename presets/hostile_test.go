@@ -77,7 +77,7 @@ var hostile = []struct {
 	{"loss not a number", "algorithm = \"bully\"\nnodes = 3\n[network]\nloss = nan", `h.toml:4:8: found loss = NaN, expected a probability from 0 to 1`},
 	{"link dup infinite", "algorithm = \"bully\"\nnodes = 3\n[[links]]\nfrom = \"n1\"\nto = \"n2\"\ndup = inf", `h.toml:6:7: found dup = +Inf, expected a probability from 0 to 1`},
 	// Algorithm parameters: each number and duration within its range.
-	{"cs_rate too high", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = 1e12", `h.toml:4:11: params.cs_rate: found cs_rate = 1e+12, expected 0 to 10000 per second`},
+	{"cs_rate too high", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = 1e12", `h.toml:4:11: params.cs_rate: found cs_rate = 1e12, expected 0 to 10000 per second`},
 	{"cs_rate negative", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = -1", `h.toml:4:11: params.cs_rate: found cs_rate = -1, expected 0 to 10000 per second`},
 	{"cs_rate not a number", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = nan", `h.toml:4:11: params.cs_rate: found cs_rate = NaN, expected a finite number`},
 	{"duration parameter too long", "algorithm = \"bully\"\nnodes = 3\n[params]\nheartbeat = \"2h\"", `h.toml:4:13: params.heartbeat: found heartbeat = "2h", expected 0s to 1h`},
