@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -58,27 +57,54 @@ func (h *Hasher) Sum() string { return hex.EncodeToString(h.h.Sum(nil)) }
 // Count is the number of events hashed.
 func (h *Hasher) Count() uint64 { return h.n }
 
-// Recorder writes a trace file as it happens. It flushes at least every 100 ms of
-// wall time (the only place clusterlab reads the wall clock, and it decides nothing
-// about the run) and on Close, so a killed process leaves every full line on disk.
+// Recorder writes a trace file as it happens. Record only encodes the event into a
+// buffer, in the caller's goroutine; full buffers go to a writer goroutine that
+// hashes them and writes them out, so hashing and the file cost the run nothing
+// while a core is free. It flushes at least every 100 ms of wall time (the only
+// place clusterlab reads the wall clock, and it decides nothing about the run) and
+// on End and Close, so a killed process leaves every full line on disk.
 type Recorder struct {
-	mu     sync.Mutex
-	w      *bufio.Writer
-	under  io.Writer // flushed too, when it can be (a compressor)
-	c      io.Closer
-	hash   *Hasher
-	err    error
-	buf    []byte
-	stop   chan struct{}
-	done   chan struct{}
+	mu     sync.Mutex // guards buf, n, closed, ended, final, and the order of ops
+	buf    []byte     // lines not yet handed to the writer
+	n      uint64
 	closed bool
 	ended  bool
+	final  string // the hash once closed
+
+	ops     chan recOp
+	free    chan []byte
+	stop    chan struct{}
+	written chan struct{} // the writer goroutine ended
+	ticked  chan struct{} // the flusher goroutine ended
+
+	errMu sync.Mutex
+	err   error
+
+	// The writer goroutine's own.
+	w    io.Writer
+	c    io.Closer
+	hash *Hasher
 }
 
-// NewRecorder writes h and starts the flusher. If w is an io.Closer, Close closes it.
+// recOp is one piece of work for the writer goroutine, done in order.
+type recOp struct {
+	data   []byte      // lines to hash and write
+	noHash bool        // write only: the end record
+	flush  bool        // push everything to the file, through a compressor
+	sum    chan string // answer with the hash so far
+	done   chan error  // answer when done, with the first error so far
+}
+
+// chunk is how many bytes of lines go to the writer at a time.
+const chunk = 64 << 10
+
+// NewRecorder writes h and starts the writer and the flusher. If w is an io.Closer,
+// Close closes it.
 func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 	h.Format, h.Version = Format, Version
-	r := &Recorder{w: bufio.NewWriterSize(w, 64<<10), under: w, hash: NewHasher(), stop: make(chan struct{}), done: make(chan struct{})}
+	r := &Recorder{w: w, hash: NewHasher(), buf: make([]byte, 0, chunk+1024),
+		ops: make(chan recOp, 4), free: make(chan []byte, 4),
+		stop: make(chan struct{}), written: make(chan struct{}), ticked: make(chan struct{})}
 	if c, ok := w.(io.Closer); ok {
 		r.c = c
 	}
@@ -87,16 +113,92 @@ func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 		return nil, err
 	}
 	r.hash.Header(line)
-	r.w.Write(append(line, '\n'))
-	if err := r.flush(); err != nil {
+	if _, err := w.Write(append(line, '\n')); err != nil {
 		return nil, err
 	}
+	if err := r.flushUnder(); err != nil {
+		return nil, err
+	}
+	go r.writer()
 	go r.flusher()
 	return r, nil
 }
 
+func (r *Recorder) setErr(err error) {
+	r.errMu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.errMu.Unlock()
+}
+
+func (r *Recorder) firstErr() error {
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	return r.err
+}
+
+// flushUnder flushes a compressor's own buffer, when the file is compressed.
+func (r *Recorder) flushUnder() error {
+	if f, ok := r.w.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
+}
+
+func (r *Recorder) writer() {
+	defer close(r.written)
+	for op := range r.ops {
+		if op.data != nil {
+			if !op.noHash {
+				r.hash.h.Write(op.data)
+			}
+			if r.firstErr() == nil {
+				_, err := r.w.Write(op.data)
+				r.setErr(err)
+			}
+			if cap(op.data) >= chunk {
+				select {
+				case r.free <- op.data[:0]:
+				default:
+				}
+			}
+		}
+		if op.sum != nil {
+			op.sum <- r.hash.Sum()
+		}
+		if op.flush && r.firstErr() == nil {
+			r.setErr(r.flushUnder())
+		}
+		if op.done != nil {
+			op.done <- r.firstErr()
+		}
+	}
+}
+
+// handoff gives the buffered lines to the writer. Call with mu held.
+func (r *Recorder) handoff() {
+	if len(r.buf) == 0 {
+		return
+	}
+	r.ops <- recOp{data: r.buf}
+	select {
+	case r.buf = <-r.free:
+	default:
+		r.buf = make([]byte, 0, chunk+1024)
+	}
+}
+
+// sum is the hash of everything handed off so far. Call with mu held.
+func (r *Recorder) sum() string {
+	r.handoff()
+	ch := make(chan string, 1)
+	r.ops <- recOp{sum: ch}
+	return <-ch
+}
+
 func (r *Recorder) flusher() {
-	defer close(r.done)
+	defer close(r.ticked)
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -105,96 +207,84 @@ func (r *Recorder) flusher() {
 			return
 		case <-t.C:
 			r.mu.Lock()
-			if r.err == nil {
-				r.err = r.flush()
+			if !r.closed {
+				r.handoff()
+				r.ops <- recOp{flush: true}
 			}
 			r.mu.Unlock()
 		}
 	}
 }
 
-// flush pushes the buffer to the file, through a compressor's own buffer if there is
-// one, so that a killed process leaves every full line readable. Call with mu held.
-func (r *Recorder) flush() error {
-	if err := r.w.Flush(); err != nil {
-		return err
-	}
-	if f, ok := r.under.(interface{ Flush() error }); ok {
-		return f.Flush()
-	}
-	return nil
-}
-
 // Record writes e.
 func (r *Recorder) Record(e *Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.err != nil || r.closed || r.ended {
+	if r.closed || r.ended {
 		return
 	}
-	r.buf = AppendLine(r.buf[:0], e)
-	r.hash.h.Write(r.buf)
-	r.hash.n++
-	_, r.err = r.w.Write(r.buf)
+	r.buf = AppendLine(r.buf, e)
+	r.n++
+	if len(r.buf) >= chunk {
+		r.handoff()
+	}
 }
 
 // End writes the end record: the recording is whole, it stopped at virtual time t
 // (µs) for reason (EndUntil, EndQuit or EndInterrupted). Events recorded after it are
-// ignored; a second End does nothing.
+// ignored; a second End does nothing. It returns once the file has it.
 func (r *Recorder) End(reason string, t int64) error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.closed || r.ended {
-		return r.err
+		r.mu.Unlock()
+		return r.firstErr()
 	}
 	r.ended = true
-	line, _ := json.Marshal(End{Ev: EndEv, Events: r.hash.n, Hash: r.hash.Sum(), T: t, Reason: reason})
-	if r.err == nil {
-		_, r.err = r.w.Write(append(line, '\n'))
-	}
-	if r.err == nil {
-		r.err = r.flush()
-	}
-	return r.err
+	line, _ := json.Marshal(End{Ev: EndEv, Events: r.n, Hash: r.sum(), T: t, Reason: reason})
+	done := make(chan error, 1)
+	r.ops <- recOp{data: append(line, '\n'), noHash: true}
+	r.ops <- recOp{flush: true, done: done}
+	r.mu.Unlock()
+	return <-done
 }
 
 // Hash is the recording's hash so far: the header and the events written.
 func (r *Recorder) Hash() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.hash.Sum()
+	if r.closed {
+		return r.final
+	}
+	return r.sum()
 }
 
 // Count is the number of events written so far.
 func (r *Recorder) Count() uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.hash.n
+	return r.n
 }
 
-// Close flushes, stops the flusher and closes the file. It reports the first write
-// error, if any.
+// Close writes what is left, stops the writer and the flusher and closes the file.
+// It reports the first write error, if any.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		return r.err
+		return r.firstErr()
 	}
+	r.final = r.sum()
 	r.closed = true
+	r.ops <- recOp{flush: true}
+	close(r.ops)
 	r.mu.Unlock()
 	close(r.stop)
-	<-r.done
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := r.flush(); r.err == nil {
-		r.err = err
-	}
+	<-r.ticked
+	<-r.written
 	if r.c != nil {
-		if err := r.c.Close(); r.err == nil {
-			r.err = err
-		}
+		r.setErr(r.c.Close())
 	}
-	return r.err
+	return r.firstErr()
 }
 
 // Multi fans events out to several sinks, skipping nil ones.
