@@ -2,7 +2,6 @@ package session
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -27,6 +26,7 @@ type Live struct {
 
 	snap   atomic.Pointer[trace.Snapshot]
 	cmds   chan func()
+	wake   chan struct{} // resumes a paused loop
 	done   chan struct{}
 	exited chan struct{}
 	closed sync.Once
@@ -35,13 +35,19 @@ type Live struct {
 	w     *netsim.World
 	state *trace.State
 	rec   *trace.Recorder
+	out   *Output // the recording started with R, named when it ends
 	file  string
+	bg    *backfill // R's recording of the past, being written
+	lag   time.Duration
 
-	mu     sync.Mutex // guards the fields the dashboard reads
-	paused bool
-	speed  float64
-	recAt  string
-	err    error
+	mu      sync.Mutex // guards the fields the dashboard and a backfill read
+	paused  bool
+	speed   float64
+	recAt   string
+	err     error
+	now     time.Duration  // the world's instant at the last frame
+	actions []netsim.Timed // the user actions so far, for a backfill
+	written float64        // how much of the past a backfill has written, 0 to 1
 }
 
 // LiveOptions configure a live session.
@@ -54,7 +60,7 @@ type LiveOptions struct {
 
 // NewLive starts the world for s and its loop.
 func NewLive(s *presets.Scenario, cfg netsim.Config, opts LiveOptions) (*Live, error) {
-	l := &Live{scn: s, cfg: cfg, cmds: make(chan func(), 64), done: make(chan struct{}), exited: make(chan struct{}), speed: opts.Speed, paused: opts.Paused}
+	l := &Live{scn: s, cfg: cfg, cmds: make(chan func(), 64), wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{}), speed: opts.Speed, paused: opts.Paused}
 	if opts.Record != "" {
 		f, err := Create(opts.Record, opts.Force)
 		if err != nil {
@@ -71,17 +77,9 @@ func NewLive(s *presets.Scenario, cfg netsim.Config, opts LiveOptions) (*Live, e
 	return l, nil
 }
 
-// startWorld (re)builds the world from the scenario and the user actions so far,
-// recording into f if given, and runs it up to the current instant. By determinism
-// the new world is the old one, now with its whole past in the recording.
+// startWorld builds the world from the scenario, recording into f if given.
 func (l *Live) startWorld(f *os.File, name string) error {
-	var now time.Duration
-	cfg := l.cfg
-	if l.w != nil {
-		now = l.w.Now()
-		cfg.UserActions = append([]netsim.Timed(nil), l.w.UserActions()...)
-	}
-	hdr := Header(l.scn, cfg)
+	hdr := Header(l.scn, l.cfg)
 	state := trace.NewState(hdr)
 	var sink trace.Sink = state
 	var rec *trace.Recorder
@@ -93,44 +91,50 @@ func (l *Live) startWorld(f *os.File, name string) error {
 		}
 		sink = trace.Multi(state, rec)
 	}
-	w, err := netsim.New(cfg, sink)
+	w, err := netsim.New(l.cfg, sink)
 	if err != nil {
 		if rec != nil {
 			rec.Close()
 		}
 		return err
 	}
-	w.RunUntil(now)
-	if l.w != nil {
-		l.w.Close()
-	}
 	l.w, l.state, l.rec, l.file = w, state, rec, name
-	l.mu.Lock()
-	l.recAt = name
-	l.mu.Unlock()
+	l.setRecording(name, 1)
 	return nil
 }
 
 const (
 	frame     = 33 * time.Millisecond // the snapshot rate: ~30 a second
 	maxSlice  = 50 * time.Millisecond // virtual time per slice at full speed
-	wallSlice = 20 * time.Millisecond // wall time spent computing per frame at full speed
+	wallSlice = 20 * time.Millisecond // wall time spent computing per frame
+	maxLag    = time.Second           // virtual time a slow machine may fall behind
 )
 
+// loop advances the world a frame at a time while running and sleeps while paused:
+// a paused session costs nothing. Each frame's work is bounded by wallSlice, so a
+// command never waits longer than a frame, whatever the speed.
 func (l *Live) loop() {
 	defer close(l.exited)
 	tick := time.NewTicker(frame)
 	defer tick.Stop()
 	last := time.Now()
 	for {
+		l.mu.Lock()
+		paused := l.paused
+		l.mu.Unlock()
+		var frames <-chan time.Time
+		if !paused {
+			frames = tick.C
+		}
 		select {
 		case <-l.done:
 			return
 		case f := <-l.cmds:
 			f()
-			continue
-		case now := <-tick.C:
-			el := now.Sub(last)
+		case <-l.wake:
+			last = time.Now() // the pause does not count as elapsed time
+		case now := <-frames:
+			el := max(now.Sub(last), 0)
 			last = now
 			l.mu.Lock()
 			paused, speed := l.paused, l.speed
@@ -143,18 +147,44 @@ func (l *Live) loop() {
 	}
 }
 
+// advance moves virtual time on by el×speed, whether or not anything is pending:
+// the clock is honest. At full speed (0) it computes for wallSlice; at any speed it
+// stops after wallSlice and owes the rest (up to maxLag) to the next frame. While R
+// writes the past at full speed, the present waits for it to catch up.
 func (l *Live) advance(el time.Duration, speed float64) {
-	if speed > 0 {
-		l.w.RunUntil(l.w.Now() + time.Duration(float64(el)*speed))
+	start := time.Now()
+	if speed <= 0 {
+		if l.bg != nil {
+			return
+		}
+		for time.Since(start) < wallSlice {
+			l.w.RunUntil(l.w.Now() + maxSlice)
+		}
 		return
 	}
-	start := time.Now()
-	for time.Since(start) < wallSlice {
-		l.w.RunUntil(l.w.Now() + maxSlice)
+	target := l.w.Now() + min(l.lag+time.Duration(float64(el)*speed), maxLag)
+	for l.w.Now() < target && time.Since(start) < wallSlice {
+		l.w.RunUntil(min(l.w.Now()+maxSlice, target))
 	}
+	l.lag = target - l.w.Now()
 }
 
-func (l *Live) publish() { l.snap.Store(l.state.Snapshot()) }
+// publish stores the picture of now. Its time is the world's clock, not the last
+// event's, and it says when nothing is pending.
+func (l *Live) publish() {
+	s := l.state.Snapshot()
+	now := l.w.Now()
+	s.T = max(s.T, now.Microseconds())
+	_, pending := l.w.NextTime()
+	s.Idle = !pending
+	l.snap.Store(s)
+	l.mu.Lock()
+	l.now = now
+	if k := len(l.w.UserActions()); k != len(l.actions) {
+		l.actions = append(l.actions, l.w.UserActions()[len(l.actions):]...)
+	}
+	l.mu.Unlock()
+}
 
 // Snapshot is the latest picture.
 func (l *Live) Snapshot() *trace.Snapshot { return l.snap.Load() }
@@ -189,6 +219,12 @@ func (l *Live) SetPaused(p bool) {
 	l.mu.Lock()
 	l.paused = p
 	l.mu.Unlock()
+	if !p {
+		select {
+		case l.wake <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // Paused reports whether virtual time is stopped.
@@ -228,40 +264,64 @@ func (l *Live) Speed() float64 {
 	return l.speed
 }
 
-// Recording is the file being recorded to, or "".
+// Recording is the file being recorded to (or written), or "".
 func (l *Live) Recording() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.recAt
 }
 
-// ToggleRecording starts recording to a new file in the working directory (the whole
-// session so far included) or stops the recording in progress.
+// Writing reports a recording whose past is still being written in the background,
+// and how much of it is done (0 to 1).
+func (l *Live) Writing() (string, float64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.recAt, l.written, l.recAt != "" && l.written < 1
+}
+
+// ToggleRecording starts recording to a new file in the working directory, the
+// whole session so far included, or ends the recording in progress. The past is
+// written in the background (see backfill) while the session goes on; ending it
+// before it has caught up cancels it, and no file is left.
 func (l *Live) ToggleRecording() (string, error) {
 	var name string
 	var err error
 	l.run(func() {
-		if l.rec != nil {
+		switch {
+		case l.bg != nil:
+			name = l.bg.name
+			l.cancelBackfill()
+			err = errors.New("cancelled before the past was written; no file made")
+		case l.rec != nil:
 			name, err = l.file, l.endRecording()
-			l.rec, l.file = nil, ""
-			l.mu.Lock()
-			l.recAt = ""
-			l.mu.Unlock()
-			return
+		default:
+			name, err = l.startBackfill()
 		}
-		var f *os.File
-		for i := 1; i < 1000; i++ {
-			name = fmt.Sprintf("clusterlab-%s-%d-%d.jsonl", l.scn.Name, l.cfg.Seed, i)
-			if f, err = Create(name, false); err == nil {
-				break
-			}
-		}
-		if err != nil {
-			return
-		}
-		err = l.startWorld(f, name)
 	})
 	return name, err
+}
+
+// endRecording closes the recording in progress with its end record (the
+// dashboard was quit, or the recording stopped, at the world's current instant)
+// and, for one started with R, gives the file its name.
+func (l *Live) endRecording() error {
+	err := errors.Join(l.rec.End(trace.EndQuit, node.Micros(l.w.Now())), l.rec.Close())
+	if l.out != nil {
+		if err != nil {
+			l.out.Abort()
+		} else {
+			err = l.out.Commit()
+		}
+	}
+	l.rec, l.out, l.file = nil, nil, ""
+	l.setRecording("", 0)
+	return err
+}
+
+func (l *Live) setRecording(name string, written float64) {
+	l.mu.Lock()
+	l.recAt, l.written = name, written
+	l.mu.Unlock()
 }
 
 // UserActions lists the user actions so far.
@@ -277,16 +337,11 @@ func (l *Live) Close() error {
 	l.closed.Do(func() {
 		close(l.done)
 		<-l.exited
+		l.cancelBackfill()
 		l.w.Close()
 		if l.rec != nil {
 			err = l.endRecording()
 		}
 	})
 	return err
-}
-
-// endRecording closes the recording with its end record: the dashboard was quit
-// (or the recording stopped) at the world's current instant.
-func (l *Live) endRecording() error {
-	return errors.Join(l.rec.End(trace.EndQuit, node.Micros(l.w.Now())), l.rec.Close())
 }

@@ -27,3 +27,9 @@ type Controller interface {
 	// ToggleRecording starts recording to a new file (returning its name) or stops.
 	ToggleRecording() (string, error)
 }
+
+// Writer is a Controller that writes a recording's past in the background after R:
+// Writing names the file and how much is done (0 to 1) while it is being written.
+type Writer interface {
+	Writing() (name string, done float64, writing bool)
+}

@@ -26,8 +26,12 @@ type headerState struct {
 	paused bool
 	speed  float64
 	rec    string
-	replay bool   // a recording is played back
-	file   string // the recording, if known
+	// written is how much of the recording's past is written, while it is being
+	// written in the background
+	written float64
+	writing bool
+	replay  bool   // a recording is played back
+	file    string // the recording, if known
 }
 
 // View renders one line of exactly p.w cells. Parts are dropped from the right end
@@ -71,9 +75,14 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 	parts = append(parts,
 		part{st.HeaderValue.Render("t=" + fmtT(s.T)), 0},
 		part{run + st.Header.Render(" "+speedText(h.speed)), 0},
-		part{st.Header.Render(gstText(s)), 2},
 	)
-	if h.rec != "" {
+	if idle := idleText(s); idle != "" && !h.paused && !h.replay {
+		parts = append(parts, part{st.Paused.Render(idle), 0})
+	}
+	parts = append(parts, part{st.Header.Render(gstText(s)), 2})
+	if h.writing {
+		parts = append(parts, part{st.Recording.Render(fmt.Sprintf("◌ writing %s %d%% (R or q cancels)", h.rec, int(h.written*100))), 0})
+	} else if h.rec != "" {
 		parts = append(parts, part{st.Recording.Render("● REC " + h.rec), 1})
 	}
 	if h.file != "" {
@@ -109,6 +118,24 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 		return ansi.Truncate(line, p.w, "…")
 	}
 	return line + st.Header.Render(strings.Repeat(" ", p.w-w))
+}
+
+// idleText says that nothing is pending, and suspects a deadlock when some node
+// still waits for the critical section.
+func idleText(s *trace.Snapshot) string {
+	if !s.Idle {
+		return ""
+	}
+	var waiting []string
+	for _, n := range s.Nodes {
+		if n.Up && n.WantedSince >= 0 {
+			waiting = append(waiting, n.ID.String())
+		}
+	}
+	if len(waiting) > 0 {
+		return "deadlock? nothing pending, " + strings.Join(waiting, ",") + " waiting"
+	}
+	return "idle: nothing pending"
 }
 
 // speedText is "×1", "×0.25", "×16" or "max".

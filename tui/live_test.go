@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -108,4 +110,51 @@ func TestLiveBullySplitBrain(t *testing.T) {
 	l := openLive(t, "bully-split-brain", 4)
 	f := startFlow(t, l, 120, 40)
 	f.waitFor("a split-brain alert", func(s string) bool { return strings.Contains(s, "split-brain") })
+}
+
+// TestLiveIdleClock runs maekawa-deadlock: once every node waits for a grant that
+// never comes, nothing is pending, yet the clock goes on past 6 s and the header
+// says running, with the deadlock suspected.
+func TestLiveIdleClock(t *testing.T) {
+	l := openLive(t, "maekawa-deadlock", 4)
+	f := startFlow(t, l, 160, 48)
+	s := f.waitFor("the clock past 6 s with a deadlock suspected", func(s string) bool {
+		return strings.Contains(s, "deadlock? nothing pending") && headerTime(s) > 6
+	})
+	if !strings.Contains(s, "▶ running") {
+		t.Errorf("the header does not say running:\n%s", s)
+	}
+}
+
+// headerTime is the virtual time in the header, in seconds.
+func headerTime(s string) float64 {
+	m := regexp.MustCompile(`t=([0-9.]+)s`).FindStringSubmatch(s)
+	if m == nil {
+		return -1
+	}
+	x, _ := strconv.ParseFloat(m[1], 64)
+	return x
+}
+
+// TestLiveRecordInBackground presses R after a long run at full speed: the header
+// shows the writing progress, keys keep working meanwhile, and q cancels it.
+func TestLiveRecordInBackground(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long run at full speed; skipped in -short mode")
+	}
+	t.Chdir(t.TempDir())
+	l := openLive(t, "bully", 0)
+	f := startFlow(t, l, 160, 48)
+	f.waitFor("a long past", func(s string) bool { return headerTime(s) > 500 })
+	f.keys("R")
+	f.waitFor("the writing progress", func(s string) bool { return regexp.MustCompile(`◌ writing \S+ \d+%`).MatchString(s) })
+	f.keys("space")
+	f.waitFor("paused while writing", func(s string) bool { return strings.Contains(s, "⏸ paused") && strings.Contains(s, "◌ writing") })
+	f.keys("q")
+	f.waitFor("the recording cancelled", func(s string) bool {
+		return strings.Contains(s, "✗ recording cancelled") && !strings.Contains(s, "◌ writing")
+	})
+	if l.Recording() != "" {
+		t.Fatalf("still recording %q after q", l.Recording())
+	}
 }

@@ -139,6 +139,13 @@ type Model struct {
 	story    storyPane
 
 	lay layout
+
+	// frame is the last screen rendered; dirty says it must be drawn again
+	frame string
+	dirty bool
+	// lastSnap and lastHS are what the last tick saw, to notice a change
+	lastSnap *trace.Snapshot
+	lastHS   headerState
 }
 
 // New makes the dashboard's model for c; Run runs it.
@@ -178,8 +185,16 @@ func New(c Controller, opts Options) *Model {
 // Init starts the tick.
 func (m *Model) Init() tea.Cmd { return m.tick() }
 
+// pausedTick is the tick while a live session is paused: nothing changes but the
+// status line, so a paused dashboard does next to no work.
+const pausedTick = 250 * time.Millisecond
+
 func (m *Model) tick() tea.Cmd {
-	return tea.Tick(time.Second/time.Duration(fps(m.opts)), func(t time.Time) tea.Msg { return tickMsg(t) })
+	d := time.Second / time.Duration(fps(m.opts))
+	if m.hs.paused && m.seek == nil {
+		d = pausedTick
+	}
+	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
 // refresh pulls the latest snapshot and the controller's settings, and notes leader
@@ -189,6 +204,10 @@ func (m *Model) refresh() {
 		m.snap = s
 	}
 	m.hs.paused, m.hs.speed, m.hs.rec = m.c.Paused(), m.c.Speed(), m.c.Recording()
+	m.hs.writing = false
+	if wr, ok := m.c.(Writer); ok {
+		_, m.hs.written, m.hs.writing = wr.Writing()
+	}
 	if m.seek != nil {
 		m.rs.pull(m.seek)
 		if !m.hs.paused && m.rs.atEnd() {
@@ -267,14 +286,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.relayout()
+		m.dirty = true
 		return m, nil
 	case tickMsg:
 		m.refresh()
+		if m.snap != m.lastSnap || m.hs != m.lastHS {
+			m.lastSnap, m.lastHS, m.dirty = m.snap, m.hs, true
+		}
 		if !m.flashUntil.IsZero() && time.Now().After(m.flashUntil) {
 			m.flash, m.flashUntil = "", time.Time{}
 			m.relayout()
+			m.dirty = true
+		}
+		if !m.clearedUntil.IsZero() && time.Now().After(m.clearedUntil) {
+			m.clearedUntil, m.dirty = time.Time{}, true
 		}
 		return m, m.tick()
+	}
+	m.dirty = true
+	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		cmd := m.key(msg)
 		m.relayout()
@@ -480,9 +510,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.refresh()
 		switch {
 		case err != nil:
-			m.say("recording: "+err.Error(), true)
+			m.say("✗ recording "+name+": "+err.Error(), true)
+		case m.hs.writing:
+			m.say("✓ writing the session so far to "+name+" in the background", false)
 		case m.hs.rec != "":
-			m.say("recording to "+name, false)
+			m.say("✓ recording to "+name, false)
 		default:
 			m.say("recording saved to "+name, false)
 		}
@@ -495,6 +527,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.do("marker " + strconv.Quote("mark "+strconv.Itoa(m.markers)+t))
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
+	case key.Matches(msg, k.Quit) && m.hs.writing:
+		// q cancels the recording being written; the next q quits
+		_, err := m.c.ToggleRecording()
+		m.refresh()
+		m.say("✗ recording "+err.Error()+"; q again quits", true)
 	case key.Matches(msg, k.Quit):
 		if m.c.Recording() != "" {
 			m.mode = modeConfirm
@@ -829,9 +866,13 @@ func (m *Model) topLines() int {
 	return 2
 }
 
-// View renders the latest snapshot; it never calls the controller.
+// View renders the latest snapshot; it never calls the controller. It draws only
+// when something changed since the last frame.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.Render())
+	if m.dirty || m.frame == "" {
+		m.frame, m.dirty = m.Render(), false
+	}
+	v := tea.NewView(m.frame)
 	v.AltScreen = true
 	v.WindowTitle = "clusterlab"
 	return v

@@ -57,9 +57,12 @@ type TypeCount struct {
 // Snapshot is an immutable picture of the cluster at one instant, folded from the
 // trace. The dashboard renders nothing else.
 type Snapshot struct {
-	Info  Info
-	T     int64  // virtual time, µs
-	Seq   uint64 // events folded so far
+	Info Info
+	T    int64  // virtual time, µs
+	Seq  uint64 // events folded so far
+	// Idle says that nothing is pending: no message, timer or scripted action is
+	// due, so virtual time passes with nothing happening (set by a live session).
+	Idle  bool
 	Nodes []NodeView
 
 	Latency     string
