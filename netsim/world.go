@@ -634,9 +634,15 @@ func (w *World) dispatch(active []*proc, end time.Duration) {
 	w.budget.Store(int64(max(w.limit/2, budgetFloor)))
 	cpus := runtime.GOMAXPROCS(0)
 	here := w.here[:0]
-	if cpus == 1 || total < inlineBelow {
+	switch {
+	case handoverAll:
+		for _, p := range active {
+			w.wg.Add(1)
+			p.runner.Submit(&p.batch, &w.wg)
+		}
+	case cpus == 1 || total < inlineBelow:
 		here = append(here, active...)
-	} else {
+	default:
 		// Batches too small to be worth a handover run here, and so do big
 		// ones until the world has its share.
 		own, share := 0, total/cpus
@@ -669,6 +675,10 @@ func (w *World) dispatch(active []*proc, end time.Duration) {
 
 // minHandover is the smallest batch, in events, handed to a process's goroutine.
 const minHandover = 8
+
+// handoverAll makes the world hand every batch to its process's goroutine, however
+// small: tests of the goroutines' lifecycle set it.
+var handoverAll = false
 
 // classify decides what a popped event is: work for a process (returned), a drop on
 // arrival (kept for the merge), or a firing for a dead incarnation (forgotten).
