@@ -85,11 +85,14 @@ type alertLog struct {
 	list []AlertRecord
 }
 
-// AlertRecord is one raised alert.
+// AlertRecord is one raised alert and, once its condition stopped holding, how it
+// ended (the alert-cleared event's time and text).
 type AlertRecord struct {
-	AtUS int64  `json:"at_us"`
-	Kind string `json:"kind"`
-	Text string `json:"text"`
+	AtUS      int64  `json:"at_us"`
+	Kind      string `json:"kind"`
+	Text      string `json:"text"`
+	ClearedUS int64  `json:"cleared_us"` // -1 while the alert is open
+	Cleared   string `json:"cleared"`    // "" while the alert is open
 }
 
 func (a *alertLog) count(kind string) int {

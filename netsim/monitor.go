@@ -40,6 +40,7 @@ type check struct {
 type raised struct {
 	seq uint64
 	at  time.Duration
+	rec int // its index in the world's alert log
 }
 
 func (r raised) open() bool { return r.seq != 0 }
@@ -286,9 +287,9 @@ func lasted(d time.Duration) string {
 
 func (m *monitors) alert(kind, text string) raised {
 	w := m.w
-	w.alerts.list = append(w.alerts.list, AlertRecord{AtUS: node.Micros(w.now), Kind: kind, Text: text})
+	w.alerts.list = append(w.alerts.list, AlertRecord{AtUS: node.Micros(w.now), Kind: kind, Text: text, ClearedUS: -1})
 	w.emit(trace.Event{Ev: trace.Alert, Kind: kind, Text: text})
-	return raised{seq: w.lineSeq, at: w.now}
+	return raised{seq: w.lineSeq, at: w.now, rec: len(w.alerts.list) - 1}
 }
 
 // clear closes alert a of kind: what is over, and how it ended.
@@ -298,6 +299,8 @@ func (m *monitors) clear(a raised, kind, what, how string) {
 	}
 	w := m.w
 	text := fmt.Sprintf("%s over after %s: %s", what, lasted(w.now-a.at), how)
+	r := &w.alerts.list[a.rec]
+	r.ClearedUS, r.Cleared = node.Micros(w.now), text
 	w.emit(trace.Event{Ev: trace.AlertCleared, Kind: kind, Ref: a.seq, Text: text})
 }
 

@@ -164,7 +164,8 @@ func TestIncrementalFiguresMatchRecount(t *testing.T) {
 	})
 }
 
-// lifecycle runs cfg to until and returns its alerts and alert-cleared events.
+// lifecycle runs cfg to until and returns its alerts and alert-cleared events. It
+// checks that the summary's alert log says the same.
 func lifecycle(t *testing.T, cfg Config, until time.Duration) (alerts, cleared []trace.Event) {
 	t.Helper()
 	sink := &collect{}
@@ -174,6 +175,23 @@ func lifecycle(t *testing.T, cfg Config, until time.Duration) (alerts, cleared [
 	}
 	defer w.Close()
 	w.RunUntil(until)
+	defer func() {
+		log := w.Summary().Alerts
+		if len(log) != len(alerts) {
+			t.Fatalf("summary has %d alerts, the trace %d", len(log), len(alerts))
+		}
+		for i, a := range alerts {
+			want := AlertRecord{AtUS: a.T, Kind: a.Kind, Text: a.Text, ClearedUS: -1}
+			for _, c := range cleared {
+				if c.Ref == a.Seq {
+					want.ClearedUS, want.Cleared = c.T, c.Text
+				}
+			}
+			if log[i] != want {
+				t.Errorf("summary alert %+v, want %+v", log[i], want)
+			}
+		}
+	}()
 	for _, e := range sink.evs {
 		switch e.Ev {
 		case trace.Alert:

@@ -276,6 +276,9 @@ func (s *Summary) Print(out io.Writer) {
 			break
 		}
 		fmt.Fprintf(out, "  %10v  %-15s %s\n", usDur(a.AtUS), a.Kind, a.Text)
+		if a.ClearedUS >= 0 {
+			fmt.Fprintf(out, "  %10s  %-15s ✓ at %v: %s\n", "", "", usDur(a.ClearedUS), a.Cleared)
+		}
 	}
 	if len(s.Expectations) > 0 {
 		fmt.Fprintf(out, "\nexpectations:\n")
