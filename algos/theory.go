@@ -16,8 +16,8 @@ type Theory struct {
 	Metric string
 	Value  float64
 	// Unit is "" for counts and probabilities, "T" for a delay in message times
-	// (one-way message delays), which a sweep turns into seconds when the delay is
-	// constant.
+	// (one-way message delays), which presets.Scenario.Theory turns into seconds
+	// ("s") when the delay is constant.
 	Unit string
 	// Bound is "" when the source claims the value exactly, "max" when it is an
 	// upper bound (Franklin's rounds, the token ring's 0 to N).

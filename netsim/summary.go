@@ -215,12 +215,25 @@ func (w *World) Summary() *Summary {
 	if len(m.syncDelays) > 0 {
 		s.Mutex.MeanSyncMS = ms(ss / time.Duration(len(m.syncDelays)))
 	}
-	// The scheduled expectations still ahead of the clock were never checked.
+	// The scheduled expectations still ahead of the clock were never checked. An
+	// end-of-run expectation is meant for the scenario's end: a run stopped before
+	// it (sim --until) did not check it either, whatever the early look said.
+	var atEnd []Result
+	evaluated := s.Expectations[:0]
+	for _, r := range s.Expectations {
+		if r.AtEnd && w.now < w.cfg.Until {
+			atEnd = append(atEnd, Result{At: w.cfg.Until, AtUS: node.Micros(w.cfg.Until), AtEnd: true, Text: r.Text, Status: StatusNotEvaluated})
+			continue
+		}
+		evaluated = append(evaluated, r)
+	}
+	s.Expectations = evaluated
 	for _, e := range w.cfg.Expect {
 		if !e.atEnd && e.At > w.now {
 			s.Expectations = append(s.Expectations, Result{At: e.At, AtUS: node.Micros(e.At), Text: e.Text, Status: StatusNotEvaluated})
 		}
 	}
+	s.Expectations = append(s.Expectations, atEnd...)
 	for _, r := range s.Expectations {
 		s.Passed = s.Passed && r.Status == StatusPass
 	}

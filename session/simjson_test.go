@@ -205,6 +205,16 @@ func TestSimNotEvaluated(t *testing.T) {
 	if strings.Join(status, " ") != want || sum.NotEvaluated() != 4 {
 		t.Fatalf("statuses %v, want %s", status, want)
 	}
+	// An end-of-run expectation belongs to the scenario's end, not to an early stop.
+	sum, _ = simJSON(t, "omega-crash", 5*time.Second)
+	last := sum.Expectations[len(sum.Expectations)-1]
+	if sum.Passed || !last.AtEnd || last.Status != netsim.StatusNotEvaluated || last.AtUS != 10_000_000 {
+		t.Fatalf("omega-crash to 5s: passed %v, last expectation %+v", sum.Passed, last)
+	}
+	sum, _ = simJSON(t, "omega-crash", 12*time.Second)
+	if !sum.Passed || sum.NotEvaluated() != 0 {
+		t.Fatalf("omega-crash past its end: passed %v, %d not evaluated", sum.Passed, sum.NotEvaluated())
+	}
 	sum, _ = simJSON(t, "bully-split-brain", 0)
 	if !sum.Passed || sum.NotEvaluated() != 0 || len(sum.Expectations) != 5 {
 		t.Fatalf("the full run: passed %v, %d not evaluated, %d results", sum.Passed, sum.NotEvaluated(), len(sum.Expectations))

@@ -107,8 +107,8 @@ func (p *Plan) sources(results []Result) []string {
 					bound = "≤"
 				}
 				unit := ""
-				if t.Unit == "T" {
-					unit = " message times"
+				if t.Unit == "s" {
+					unit = " message times, in seconds"
 				}
 				line := fmt.Sprintf("`%s` %s %s%s — %s", col, bound, t.Label, unit, t.Source)
 				if !slices.Contains(out, line) {

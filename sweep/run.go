@@ -83,26 +83,12 @@ func (p *Plan) resolve(r Run) (netsim.Config, map[string][]algos.Theory, error) 
 	if err != nil {
 		return cfg, nil, err
 	}
-	tc := algos.TheoryConfig{Config: algos.Config{IDs: cfg.IDs}, CrashRate: sc.CrashRate()}
-	if tc.Params, err = algos.NewParams(cfg.Spec, sc.Params); err != nil {
+	figures, err := sc.Theory(cfg)
+	if err != nil {
 		return cfg, nil, err
 	}
-	if cfg.Net.Latency.Dist == "constant" && cfg.Net.GST == 0 {
-		tc.Delay = cfg.Net.Latency.Mean
-	}
-	for _, st := range cfg.Script {
-		if st.At == 0 && st.Action.Verb == "crash" {
-			tc.Crashed = append(tc.Crashed, st.Action.Node)
-		}
-	}
 	th := map[string][]algos.Theory{}
-	for _, t := range algos.TheoryFor(cfg.Spec, tc) {
-		if t.Unit == "T" {
-			if tc.Delay == 0 {
-				continue // message times are seconds only when every message takes the same
-			}
-			t.Value *= tc.Delay.Seconds()
-		}
+	for _, t := range figures {
 		th[t.Metric] = append(th[t.Metric], t)
 	}
 	return cfg, th, nil
