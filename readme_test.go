@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/kong"
+)
+
+// The README is part of the product: every scenario, sweep file and command it shows
+// must work as shown. This test reads README.md, writes its TOML blocks to the files
+// its commands name, and runs every `clusterlab` command in document order in one
+// directory, so that `sim --record hw.jsonl` comes before `verify hw.jsonl`.
+
+// block is one fenced code block of the README.
+type block struct {
+	lang string
+	line int // of the opening fence
+	text string
+}
+
+func readmeBlocks(t *testing.T) []block {
+	t.Helper()
+	f, err := os.Open("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []block
+	var cur *block
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.HasPrefix(line, "```") {
+			if cur == nil {
+				cur = &block{lang: strings.TrimPrefix(line, "```"), line: n}
+			} else {
+				out = append(out, *cur)
+				cur = nil
+			}
+			continue
+		}
+		if cur != nil {
+			cur.text += line + "\n"
+		}
+	}
+	if cur != nil {
+		t.Fatalf("README.md:%d: a code block is never closed", cur.line)
+	}
+	return out
+}
+
+// readmeCommand is one command line of a sh block, with its continuation lines joined
+// and its comment cut off.
+type readmeCommand struct {
+	line    int
+	args    []string
+	comment string
+}
+
+// commands lists the clusterlab (and `go run .`) command lines of a sh block. Lines
+// with shell templating ($VAR, {}) are for batch systems: they are returned with
+// template set, to be checked by the parser only.
+func commands(b block) (run, templated []readmeCommand) {
+	lines := strings.Split(b.text, "\n")
+	for i := 0; i < len(lines); i++ {
+		start := i
+		l := lines[i]
+		for strings.HasSuffix(strings.TrimSpace(l), `\`) && i+1 < len(lines) {
+			l = strings.TrimSuffix(strings.TrimSpace(l), `\`) + " " + strings.TrimSpace(lines[i+1])
+			i++
+		}
+		code, comment, _ := strings.Cut(l, "#")
+		code = strings.TrimSpace(code)
+		if strings.HasPrefix(code, "go run .") {
+			code = "clusterlab" + strings.TrimPrefix(code, "go run .")
+		}
+		fields := strings.Fields(code)
+		// A clusterlab command may also sit inside another tool's line (GNU parallel).
+		k := -1
+		for j, f := range fields {
+			if f == "clusterlab" {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		c := readmeCommand{line: b.line + 1 + start, args: fields[k+1:], comment: strings.TrimSpace(comment)}
+		if k > 0 || strings.ContainsAny(code, "${}*") {
+			templated = append(templated, c)
+		} else {
+			run = append(run, c)
+		}
+	}
+	return run, templated
+}
+
+// dashboard reports whether args open the dashboard (which needs a terminal).
+func dashboard(args []string) bool {
+	return len(args) == 0 || args[0] == "run" || args[0] == "replay" || strings.HasPrefix(args[0], "-")
+}
+
+func TestREADME(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the README test builds the binary and runs every command it shows; skipped in -short mode")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "clusterlab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	blocks := readmeBlocks(t)
+
+	// The TOML blocks: a scenario is saved as my.toml (what the tour's `sim --file
+	// my.toml` runs) and a sweep as my-sweep.toml; a fragment is checked inside a small
+	// scenario of its own.
+	wroteScenario, wroteSweep := false, false
+	for _, b := range blocks {
+		if b.lang != "toml" {
+			continue
+		}
+		name := fmt.Sprintf("block-%d.toml", b.line)
+		text := b.text
+		switch {
+		case regexp.MustCompile(`(?m)^algorithm\s*=`).MatchString(text):
+			if !wroteScenario {
+				writeFile(t, filepath.Join(dir, "my.toml"), text)
+				wroteScenario = true
+			}
+		case regexp.MustCompile(`(?m)^(base|file)\s*=`).MatchString(text):
+			if !wroteSweep {
+				writeFile(t, filepath.Join(dir, "my-sweep.toml"), text)
+				wroteSweep = true
+			}
+			continue // run by the sweep command that names it
+		default:
+			text = "name = \"fragment\"\nalgorithm = \"omega\"\nnodes = 3\nuntil = \"5s\"\n" + text
+		}
+		writeFile(t, filepath.Join(dir, name), text)
+		t.Run(fmt.Sprintf("toml-line-%d", b.line), func(t *testing.T) {
+			out, code := runCLI(t, dir, bin, "sim", "--file", name)
+			if code != 0 {
+				t.Errorf("README.md:%d: the scenario does not pass its own expectations (exit %d):\n%s", b.line, code, out)
+			}
+		})
+	}
+
+	// Each sh block runs in a directory of its own, with the TOML files beside it, so
+	// that a command shown twice (in the tour and in its section) finds a clean slate.
+	// The parser checks that files exist relative to the working directory.
+	tomls, _ := filepath.Glob(filepath.Join(dir, "*.toml"))
+	tmuxOK := true
+	if _, err := exec.LookPath("tmux"); err != nil {
+		tmuxOK = false
+	}
+	for _, b := range blocks {
+		if b.lang != "sh" {
+			continue
+		}
+		run, templated := commands(b)
+		bdir := filepath.Join(dir, fmt.Sprintf("sh-%d", b.line))
+		if err := os.Mkdir(bdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range tomls {
+			text, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(bdir, filepath.Base(f)), string(text))
+		}
+		t.Chdir(bdir)
+		for _, c := range templated {
+			t.Run(fmt.Sprintf("parse-line-%d", c.line), func(t *testing.T) {
+				args := untemplate(c.args)
+				// The files a batch job would have made (its shards) are absent here:
+				// a missing path is the one error accepted.
+				if _, err := cliParser().Parse(args); err != nil && !errors.Is(err, fs.ErrNotExist) && !strings.Contains(err.Error(), "no such file or directory") {
+					t.Errorf("README.md:%d: clusterlab %s: %v", c.line, strings.Join(c.args, " "), err)
+				}
+			})
+		}
+		for _, c := range run {
+			t.Run(fmt.Sprintf("line-%d", c.line), func(t *testing.T) {
+				if _, err := cliParser().Parse(c.args); err != nil {
+					t.Fatalf("README.md:%d: clusterlab %s: %v", c.line, strings.Join(c.args, " "), err)
+				}
+				if dashboard(c.args) {
+					if !tmuxOK {
+						t.Skip("tmux is not installed: dashboard commands of the README are only parsed (apt-get install tmux)")
+					}
+					openDashboard(t, bdir, bin, c.args)
+					return
+				}
+				out, code := runCLI(t, bdir, bin, c.args...)
+				if code != 0 {
+					t.Fatalf("README.md:%d: clusterlab %s exits %d:\n%s", c.line, strings.Join(c.args, " "), code, out)
+				}
+				// A quoted result in the comment is what the command prints.
+				for _, m := range regexp.MustCompile(`(\d\.\d+e-\d+)`).FindAllString(c.comment, -1) {
+					if !strings.Contains(out, m) {
+						t.Errorf("README.md:%d: the comment says %s, the command prints:\n%s", c.line, m, out)
+					}
+				}
+				if c.args[0] == "verify" && !strings.HasPrefix(out, "verified:") {
+					t.Errorf("README.md:%d: verify does not say verified:\n%s", c.line, out)
+				}
+			})
+		}
+	}
+}
+
+// untemplate fills a batch system's variables with the first shard of a small job.
+func untemplate(args []string) []string {
+	for i, a := range args {
+		if a == ":::" { // GNU parallel's argument list
+			args = args[:i]
+			break
+		}
+	}
+	r := strings.NewReplacer(`"$SLURM_CPUS_PER_TASK"`, "1", `"$SLURM_ARRAY_TASK_ID/16"`, "1/16",
+		`"shard-$SLURM_ARRAY_TASK_ID"`, "shard-1", "{}", "1")
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = r.Replace(a)
+	}
+	return out
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runCLI runs the binary in dir and returns its combined output and exit code.
+func runCLI(t *testing.T, dir, bin string, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("clusterlab %s: no answer in 3 minutes", strings.Join(args, " "))
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(out), ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("clusterlab %s: %v", strings.Join(args, " "), err)
+	}
+	return string(out), 0
+}
+
+// openDashboard starts a dashboard command in a detached tmux session, waits for its
+// header, and quits it with q.
+func openDashboard(t *testing.T, dir, bin string, args []string) {
+	t.Helper()
+	session := fmt.Sprintf("clusterlab-readme-%d-%d", os.Getpid(), time.Now().UnixNano())
+	tmux := func(a ...string) (string, error) {
+		out, err := exec.Command("tmux", a...).CombinedOutput()
+		return string(out), err
+	}
+	cmd := append([]string{"new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, "env", "TERM=xterm-256color", bin}, args...)
+	if out, err := tmux(cmd...); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	defer tmux("kill-session", "-t", session)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		screen, err := tmux("capture-pane", "-p", "-t", session)
+		if err == nil && strings.Contains(screen, " │ t=") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("clusterlab %s: no dashboard after 20 s; screen:\n%s", strings.Join(args, " "), screen)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	tmux("send-keys", "-t", session, "q")
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if _, err := tmux("has-session", "-t", session); err != nil {
+			return // the program quit and its session closed
+		}
+	}
+	screen, _ := tmux("capture-pane", "-p", "-t", session)
+	t.Fatalf("clusterlab %s: still running 10 s after q; screen:\n%s", strings.Join(args, " "), screen)
+}
+
+// cliParser is the command line's parser, built anew for each check; it never exits
+// the test.
+func cliParser() *kong.Kong {
+	p, err := kong.New(&cli, kong.Name("clusterlab"), kong.Exit(func(int) {}))
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
