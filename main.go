@@ -238,8 +238,20 @@ func (c *runCmd) Run() error {
 		return badInput(err)
 	}
 	seed := cfg.Seed
+	// The dashboard quits on SIGTERM (and on SIGINT when not on a terminal); a
+	// recording then ends with reason interrupted instead of quit.
+	sig := catchSignals()
+	defer sig.stop()
 	err = tui.Run(live, tui.Options{Title: s.Name, Seed: &seed})
 	// Closing flushes a recording in progress, however the dashboard ended.
+	if sig.interrupted() {
+		cerr := live.CloseFor(trace.EndInterrupted)
+		kept := ""
+		if c.Record != "" && cerr == nil {
+			kept = fmt.Sprintf("%s ends with reason %q", c.Record, trace.EndInterrupted)
+		}
+		return sig.interruptedErr(kept)
+	}
 	if cerr := live.Close(); err == nil {
 		err = cerr
 	}

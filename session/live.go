@@ -293,7 +293,7 @@ func (l *Live) ToggleRecording() (string, error) {
 			l.cancelBackfill()
 			err = errors.New("cancelled before the past was written; no file made")
 		case l.rec != nil:
-			name, err = l.file, l.endRecording()
+			name, err = l.file, l.endRecording(trace.EndQuit)
 		default:
 			name, err = l.startBackfill()
 		}
@@ -301,11 +301,11 @@ func (l *Live) ToggleRecording() (string, error) {
 	return name, err
 }
 
-// endRecording closes the recording in progress with its end record (the
-// dashboard was quit, or the recording stopped, at the world's current instant)
-// and, for one started with R, gives the file its name.
-func (l *Live) endRecording() error {
-	err := errors.Join(l.rec.End(trace.EndQuit, node.Micros(l.w.Now())), l.rec.Close())
+// endRecording closes the recording in progress with its end record at the world's
+// current instant (reason: the dashboard was quit or the recording stopped, or a
+// signal stopped the dashboard) and, for one started with R, gives the file its name.
+func (l *Live) endRecording(reason string) error {
+	err := errors.Join(l.rec.End(reason, node.Micros(l.w.Now())), l.rec.Close())
 	if l.out != nil {
 		if err != nil {
 			l.out.Abort()
@@ -331,8 +331,13 @@ func (l *Live) UserActions() []netsim.Timed {
 	return out
 }
 
-// Close stops the loop and the world and closes the recording, flushing it.
-func (l *Live) Close() error {
+// Close stops the loop and the world and closes the recording, flushing it: the
+// dashboard was quit.
+func (l *Live) Close() error { return l.CloseFor(trace.EndQuit) }
+
+// CloseFor is Close with the reason the recording's end record gives
+// (trace.EndInterrupted when a signal stopped the dashboard).
+func (l *Live) CloseFor(reason string) error {
 	var err error
 	l.closed.Do(func() {
 		close(l.done)
@@ -340,7 +345,7 @@ func (l *Live) Close() error {
 		l.cancelBackfill()
 		l.w.Close()
 		if l.rec != nil {
-			err = l.endRecording()
+			err = l.endRecording(reason)
 		}
 	})
 	return err
