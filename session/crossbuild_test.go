@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/clusterlab/clusterlab/internal/race"
 	"github.com/clusterlab/clusterlab/presets"
 )
 
@@ -19,7 +20,7 @@ func TestSameTraceOtherBuild(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "clusterlab")
 	args := []string{"build", "-o", bin}
-	if !raceEnabled {
+	if !race.Enabled {
 		args = append(args, "-race")
 	}
 	build := exec.Command("go", append(args, "github.com/clusterlab/clusterlab")...)
@@ -45,7 +46,7 @@ func TestSameTraceOtherBuild(t *testing.T) {
 			t.Fatal(err)
 		}
 		if here.Hash != tr.Hash || tr.End == nil || here.End == nil || *here.End != *tr.End {
-			t.Errorf("%s: race=%v in this process gives %s (end %+v), the other build %s (end %+v)", name, raceEnabled, here.Hash, here.End, tr.Hash, tr.End)
+			t.Errorf("%s: race=%v in this process gives %s (end %+v), the other build %s (end %+v)", name, race.Enabled, here.Hash, here.End, tr.Hash, tr.End)
 		}
 	}
 }
