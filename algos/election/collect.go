@@ -116,6 +116,17 @@ func (c *Collect) Status() node.Status {
 	return node.Status{Role: roleFor(c.self, c.leader, role), Leader: c.leader, Term: c.epoch, Counters: c.counters[:]}
 }
 
+// collectTheory: every initiator's list goes round once, k initiators cost kN.
+func collectTheory(c algos.TheoryConfig) []algos.Theory {
+	starters, err := c.Params.Nodes("initiators", c.IDs)
+	if err != nil || len(c.Crashed) > 0 {
+		return nil
+	}
+	n := len(c.IDs)
+	return []algos.Theory{{Metric: "sent.COLLECT", Value: float64(len(starters) * n),
+		Label: "N COLLECT per initiator (N² when all start)", Source: "course notes 003 (Algoritmo do Anel 2)"}}
+}
+
 func init() {
 	algos.Register(algos.Spec{
 		Name:        "collect-ring",
@@ -123,6 +134,7 @@ func init() {
 		Description: "the notes' Anel 2: every process appends its id to the list and forwards it; the initiator, finding itself in it, picks the smallest id",
 		Source:      "course notes 003 (Algoritmo do Anel 2)",
 		Messages:    []string{msgCollect},
+		Theory:      collectTheory,
 		Params: []algos.Param{
 			initiatorsParam("all", "only initiators decide; with all of them, N² messages of up to N ids"),
 		},

@@ -204,6 +204,16 @@ func (h *HS) elected(env *node.Env, m node.Message) {
 	}
 }
 
+// hsTheory: at most 8N(⌈log₂N⌉+1) PROBE and REPLY, plus exactly N ELECTED.
+func hsTheory(c algos.TheoryConfig) []algos.Theory {
+	n := len(c.IDs)
+	const src = "Hirschberg & Sinclair 1980"
+	return []algos.Theory{
+		{Metric: "sent.total", Value: float64(8*n*(log2Ceil(n)+1) + n), Bound: "max", Label: "8N(⌈log₂N⌉+1) PROBE and REPLY + N ELECTED", Source: src},
+		{Metric: "sent.ELECTED", Value: float64(n), Label: "N ELECTED", Source: src},
+	}
+}
+
 // hsToward picks the neighbour in direction dir (true: the successor).
 func hsToward(left, right node.ID, dir bool) node.ID {
 	if dir == frDirRight {
@@ -238,6 +248,7 @@ func init() {
 		Description: "Hirschberg-Sinclair tournament on a bidirectional ring: phase k probes 2^k hops both ways; a candidate survives only if it beats everyone within its horizon",
 		Source:      "Hirschberg & Sinclair 1980 (CACM 23(11)); course notes 002 (eleição em anel por torneio)",
 		Messages:    []string{msgProbe, msgReply, msgElected},
+		Theory:      hsTheory,
 		Params: []algos.Param{
 			initiatorsParam("all", "by default every process starts at time 0; a process that is not an initiator is woken by the first message and competes too"),
 		},

@@ -68,3 +68,15 @@ func TestBullyTheory(t *testing.T) {
 		t.Errorf("without the maximum crashed: %v", got)
 	}
 }
+
+func TestCourseTheory(t *testing.T) {
+	if got := theoryOf(t, "hs", seq(8, false), nil); got["sent.total"] != 8*8*4+8 || got["sent.ELECTED"] != 8 {
+		t.Errorf("hs N=8: %v", got)
+	}
+	if got := theoryOf(t, "collect-ring", seq(5, false), nil); got["sent.COLLECT"] != 25 {
+		t.Errorf("collect-ring all of 5: %v", got)
+	}
+	if got := theoryOf(t, "collect-ring", seq(5, false), map[string]any{"initiators": "n2,n4"}); got["sent.COLLECT"] != 10 {
+		t.Errorf("collect-ring two of 5: %v", got)
+	}
+}
