@@ -15,6 +15,7 @@ import (
 
 	"github.com/clusterlab/clusterlab/algos"
 	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/netsim/trace/export"
@@ -144,16 +145,16 @@ func (c *simCmd) Run() error {
 			return err
 		}
 	} else {
-		sum.Print(os.Stdout)
+		sum.PrintIn(os.Stdout, ui)
 		if rec != nil {
-			fmt.Printf("\nrecorded %d events to %s (hash %s)\n", rec.Count(), c.Record, rec.Hash())
+			fmt.Printf("\n%s\n", ui.F("sim.recorded", rec.Count(), c.Record, rec.Hash()))
 		}
 	}
 	if n := sum.NotEvaluated(); n > 0 {
-		return &exitError{1, fmt.Errorf("%d of %d expectations not evaluated: their time lies after the run's end at %v", n, len(sum.Expectations), time.Duration(sum.EndUS)*time.Microsecond)}
+		return &exitError{1, errors.New(ui.F("sim.err.notevaluated", n, len(sum.Expectations), time.Duration(sum.EndUS)*time.Microsecond))}
 	}
 	if !sum.Passed {
-		return &exitError{1, errors.New("an expectation failed")}
+		return &exitError{1, errors.New(ui.T("sim.err.failed"))}
 	}
 	return nil
 }
@@ -172,9 +173,9 @@ func (presetsCmd) Run() error {
 		if err != nil {
 			return err
 		}
-		desc := strings.Join(strings.Fields(s.Description), " ")
-		if len(desc) > 90 {
-			desc = desc[:87] + "..."
+		desc := strings.Join(strings.Fields(ui.Preset(name, s.Description)), " ")
+		if r := []rune(desc); len(r) > 90 {
+			desc = string(r[:87]) + "..."
 		}
 		fmt.Printf("%-26s %-14s %s\n", name, s.Algorithm, desc)
 	}
@@ -185,8 +186,10 @@ type algosCmd struct{}
 
 func (algosCmd) Run() error {
 	for _, s := range algos.All() {
-		fmt.Printf("%-14s %-9s %s\n", s.Name, s.Family, s.Description)
-		fmt.Printf("%-14s %-9s source: %s; messages: %s\n", "", "", s.Source, strings.Join(s.Messages, ", "))
+		fam := ui.Family(string(s.Family))
+		fw := 9 + len(fam) - len([]rune(fam)) // fmt pads bytes; eleição is 7 runes, 8 bytes
+		fmt.Printf("%-14s %-*s %s\n", s.Name, fw, fam, ui.Algo(s.Name, s.Description))
+		fmt.Printf("%-14s %-9s %s\n", "", "", ui.F("algos.source", s.Source, strings.Join(s.Messages, ", ")))
 		for _, p := range s.Params {
 			doc := p.Doc
 			if r := p.Range(); r != "" {
@@ -197,6 +200,9 @@ func (algosCmd) Run() error {
 	}
 	return nil
 }
+
+// ui is the language people read, chosen in main before any command runs.
+var ui lang.Lang
 
 // defaultPreset is what `clusterlab` with no arguments opens.
 const defaultPreset = "bully"
@@ -395,6 +401,8 @@ func exportError(err error) error {
 }
 
 var cli struct {
+	Lang string `name:"lang" help:"Language of the summaries, lists and dashboard: pt, es or en (default: CLUSTERLAB_LANG, then LC_ALL/LANG, then en). Traces and exports are the same in every language." placeholder:"LANG"`
+
 	Run     runCmd     `cmd:"" default:"withargs" help:"Open the dashboard on a live cluster (the default: the bully demo)."`
 	Replay  replayCmd  `cmd:"" help:"Open the dashboard on a recording, with no simulation running."`
 	Sim     simCmd     `cmd:"" help:"Run a scenario headless, as fast as possible, and print a summary."`
@@ -416,6 +424,10 @@ func main() {
 	}
 	ctx, err := parser.Parse(os.Args[1:])
 	if err != nil {
+		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
+		os.Exit(2)
+	}
+	if ui, err = lang.Select(cli.Lang, os.Getenv); err != nil {
 		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
 		os.Exit(2)
 	}

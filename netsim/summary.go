@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -240,70 +241,83 @@ func (w *World) Summary() *Summary {
 	return s
 }
 
-// Print writes the summary for people.
-func (s *Summary) Print(out io.Writer) {
-	fmt.Fprintf(out, "scenario %s · algorithm %s · seed %d · ran to %v · %d events\n\n", s.Scenario, s.Algorithm, s.Seed,
+// Print writes the summary for people, in English.
+func (s *Summary) Print(out io.Writer) { s.PrintIn(out, lang.En) }
+
+// PrintIn writes the summary for people in language l. Message types, alert kinds
+// and numbers are the same in every language.
+func (s *Summary) PrintIn(out io.Writer, l lang.Lang) {
+	fmt.Fprintf(out, l.T("sim.head")+"\n\n", s.Scenario, s.Algorithm, s.Seed,
 		usDur(s.EndUS), s.Events)
-	s.printNodes(out)
-	fmt.Fprintf(out, "\nmessages      sent  delivered  dropped\n")
+	s.printNodes(out, l)
+	mw := max(12, len([]rune(l.T("sim.col.messages"))))
+	cols := []string{l.T("sim.col.sent"), l.T("sim.col.delivered"), l.T("sim.col.dropped")}
+	sw, dw, xw := max(5, runes(cols[0])), max(9, runes(cols[1])), max(7, runes(cols[2]))
+	fmt.Fprintf(out, "\n%-*s %*s  %*s  %*s\n", mw, l.T("sim.col.messages"), sw, cols[0], dw, cols[1], xw, cols[2])
 	for _, t := range sortedKeys(s.Messages) {
 		c := s.Messages[t]
 		var why []string
 		for _, r := range sortedKeys(c.DroppedBy) {
-			why = append(why, fmt.Sprintf("%s %d", r, c.DroppedBy[r]))
+			why = append(why, fmt.Sprintf("%s %d", l.Word(r), c.DroppedBy[r]))
 		}
-		fmt.Fprintf(out, "%-12s %5d  %9d  %7d  %s\n", t, c.Sent, c.Delivered, c.Dropped, strings.Join(why, ", "))
+		fmt.Fprintf(out, "%-*s %*d  %*d  %*d  %s\n", mw, t, sw, c.Sent, dw, c.Delivered, xw, c.Dropped, strings.Join(why, ", "))
 	}
 	for _, t := range sortedKeys(s.Messages) {
 		if c := s.Messages[t]; c.IDs > 0 {
-			fmt.Fprintf(out, "message size: %s carried %d ids in all, %.2f per message, at most %d\n", t, c.IDs, float64(c.IDs)/float64(c.Sent), c.MaxIDs)
+			fmt.Fprintf(out, l.T("sim.msgsize")+"\n", t, c.IDs, float64(c.IDs)/float64(c.Sent), c.MaxIDs)
 		}
 	}
 	if d := s.Detector; len(d.Detections) > 0 || s.Family == string(algos.Detector) {
-		fmt.Fprintf(out, "\nfalse suspicions: %d before GST, %d after GST\n", d.FalseSuspicionsBefore, d.FalseSuspicionsAfter)
+		fmt.Fprintf(out, "\n"+l.T("sim.falsesusp")+"\n", d.FalseSuspicionsBefore, d.FalseSuspicionsAfter)
 		for _, x := range d.Detections {
 			if x.Detected {
-				fmt.Fprintf(out, "crash of %v at %v detected by every live node after %.1fms\n", x.Node, usDur(x.CrashedUS), x.LatencyMS)
+				fmt.Fprintf(out, l.T("sim.detected")+"\n", x.Node, usDur(x.CrashedUS), x.LatencyMS)
 			} else {
-				fmt.Fprintf(out, "crash of %v at %v not detected by every live node\n", x.Node, usDur(x.CrashedUS))
+				fmt.Fprintf(out, l.T("sim.notdetected")+"\n", x.Node, usDur(x.CrashedUS))
 			}
 		}
 	}
 	if e := s.Election; s.Family == string(algos.Election) || e.Completed > 0 || e.Started > 0 {
-		fmt.Fprintf(out, "\nelections started by nodes: %d · completed (all live nodes agree on a new leader): %d", e.Started, e.Completed)
+		fmt.Fprintf(out, "\n"+l.T("sim.elections"), e.Started, e.Completed)
 		if len(e.RecoveryMS) > 0 {
-			fmt.Fprintf(out, " · leader crash → agreement: %v ms", fmtFloats(e.RecoveryMS))
+			fmt.Fprintf(out, l.T("sim.recovery"), fmtFloats(e.RecoveryMS))
 		}
 		fmt.Fprintln(out)
-		fmt.Fprintf(out, "messages per completed election: %s\n", fmtPer(e.PerElection))
+		fmt.Fprintf(out, l.T("sim.perelection")+"\n", fmtPer(e.PerElection))
 	}
 	if m := s.Mutex; s.Family == string(algos.Mutex) {
-		fmt.Fprintf(out, "\ncritical-section entries: %d · wait mean %.1fms max %.1fms · synchronisation delay %.1fms (%d samples)\n",
+		fmt.Fprintf(out, "\n"+l.T("sim.cs")+"\n",
 			m.Entries, m.MeanWaitMS, m.MaxWaitMS, m.MeanSyncMS, m.SyncSamples)
-		fmt.Fprintf(out, "messages per entry: %s\n", fmtPer(m.PerEntry))
+		fmt.Fprintf(out, l.T("sim.perentry")+"\n", fmtPer(m.PerEntry))
 	}
-	fmt.Fprintf(out, "\nalerts: %d\n", len(s.Alerts))
+	fmt.Fprintf(out, "\n"+l.T("sim.alerts")+"\n", len(s.Alerts))
 	for i, a := range s.Alerts {
 		if i == 20 {
-			fmt.Fprintf(out, "  … %d more\n", len(s.Alerts)-i)
+			fmt.Fprintf(out, "  "+l.T("sim.more")+"\n", len(s.Alerts)-i)
 			break
 		}
 		fmt.Fprintf(out, "  %10v  %-15s %s\n", usDur(a.AtUS), a.Kind, a.Text)
 		if a.ClearedUS >= 0 {
-			fmt.Fprintf(out, "  %10s  %-15s ✓ at %v: %s\n", "", "", usDur(a.ClearedUS), a.Cleared)
+			fmt.Fprintf(out, "  %10s  %-15s "+l.T("sim.cleared")+"\n", "", "", usDur(a.ClearedUS), a.Cleared)
 		}
 	}
 	if len(s.Expectations) > 0 {
-		fmt.Fprintf(out, "\nexpectations:\n")
+		fmt.Fprintf(out, "\n%s\n", l.T("sim.expectations"))
+		status := map[string]string{StatusNotEvaluated: l.T("sim.notevaluated"), StatusPass: l.T("sim.pass"), StatusFail: l.T("sim.fail")}
+		sw := 0
+		for _, v := range status {
+			sw = max(sw, runes(v))
+		}
 		for _, r := range s.Expectations {
-			switch r.Status {
-			case StatusNotEvaluated:
-				fmt.Fprintf(out, "  NOT EVALUATED at %-8v %-28s (after the run's end at %v)\n", usDur(r.AtUS), r.Text, usDur(s.EndUS))
-			case StatusPass:
-				fmt.Fprintf(out, "  pass          at %-8v %-28s (%s)\n", usDur(r.AtUS), r.Text, r.Got)
-			default:
-				fmt.Fprintf(out, "  FAIL          at %-8v %-28s (%s)\n", usDur(r.AtUS), r.Text, r.Got)
+			st, ok := status[r.Status]
+			if !ok {
+				st = status[StatusFail]
 			}
+			got := "(" + r.Got + ")"
+			if r.Status == StatusNotEvaluated {
+				got = fmt.Sprintf(l.T("sim.afterend"), usDur(s.EndUS))
+			}
+			fmt.Fprintf(out, "  %-*s %s %-8v %-28s %s\n", sw, st, l.T("sim.at"), usDur(r.AtUS), r.Text, got)
 		}
 	}
 }
@@ -315,17 +329,29 @@ const groupAbove = 50
 // printNodes writes the node table. Beyond groupAbove nodes, consecutive nodes whose
 // rows are identical share one row, "n5…n4000 … (3,996 nodes)", so that a large run
 // stays readable.
-func (s *Summary) printNodes(out io.Writer) {
+func (s *Summary) printNodes(out io.Writer, l lang.Lang) {
 	type row struct {
 		first, last node.ID
 		n           int
 		cells       string
 	}
+	// Each column is as wide as its English default, its translated header or its
+	// widest translated word, whichever is widest.
+	head := []string{l.T("sim.col.state"), l.T("sim.col.inc"), l.T("sim.col.role"), l.T("sim.col.leader"), l.T("sim.col.term"), l.T("sim.col.cs")}
+	w := []int{5, 4, 12, 7, 6, 9}
+	for i, h := range head {
+		w[i] = max(w[i], runes(h))
+	}
+	w[0] = max(w[0], runes(l.T("sim.up")), runes(l.T("sim.down")))
+	for _, n := range s.Nodes {
+		w[2] = max(w[2], runes(l.Word(n.Role)))
+		w[5] = max(w[5], runes(l.Word(n.CS)))
+	}
 	var rows []row
 	for _, n := range s.Nodes {
-		state := "up"
+		state := l.T("sim.up")
 		if !n.Up {
-			state = "down"
+			state = l.T("sim.down")
 		}
 		term, leader := "", n.Leader
 		if n.Term != 0 {
@@ -334,14 +360,14 @@ func (s *Summary) printNodes(out io.Writer) {
 		if leader == "" {
 			leader = "-"
 		}
-		cells := fmt.Sprintf("%-5s %-4d %-12s %-7s %-6s %-9s %v", state, n.Inc, n.Role, leader, term, n.CS, n.Suspects)
+		cells := fmt.Sprintf("%s %-*d %s %s %s %s %v", pad(state, w[0]), w[1], n.Inc, pad(l.Word(n.Role), w[2]), pad(leader, w[3]), pad(term, w[4]), pad(l.Word(n.CS), w[5]), n.Suspects)
 		if k := len(rows) - 1; len(s.Nodes) > groupAbove && k >= 0 && rows[k].cells == cells {
 			rows[k].last, rows[k].n = n.ID, rows[k].n+1
 			continue
 		}
 		rows = append(rows, row{first: n.ID, last: n.ID, n: 1, cells: cells})
 	}
-	width := 6
+	width := max(6, runes(l.T("sim.col.node"))+1)
 	label := func(r row) string {
 		if r.n == 1 {
 			return r.first.String()
@@ -351,16 +377,31 @@ func (s *Summary) printNodes(out io.Writer) {
 	for _, r := range rows {
 		width = max(width, len([]rune(label(r)))+1)
 	}
-	fmt.Fprintf(out, "%-*s %-5s %-4s %-12s %-7s %-6s %-9s %s\n", width, "node", "state", "inc", "role", "leader", "term", "cs", "suspects")
+	line := pad(l.T("sim.col.node"), width)
+	for i, h := range head {
+		line += " " + pad(h, w[i])
+	}
+	fmt.Fprintln(out, line+" "+l.T("sim.col.suspects"))
 	for _, r := range rows {
-		l := label(r)
-		pad := width - len([]rune(l))
-		line := l + strings.Repeat(" ", pad) + " " + r.cells
+		line := pad(label(r), width) + " " + r.cells
 		if r.n > 1 {
-			line += fmt.Sprintf(" (%s nodes)", thousands(r.n))
+			line += " " + fmt.Sprintf(l.T("sim.nodes"), thousands(r.n))
 		}
 		fmt.Fprintln(out, strings.TrimRight(line, " "))
 	}
+}
+
+// runes counts s's characters, which is its width in a terminal for the texts
+// the catalogs hold.
+func runes(s string) int { return len([]rune(s)) }
+
+// pad fills s with spaces to width characters (fmt pads by bytes, which would
+// misalign "líder" or "caído").
+func pad(s string, width int) string {
+	if n := runes(s); n < width {
+		return s + strings.Repeat(" ", width-n)
+	}
+	return s
 }
 
 // Thousands writes n with commas between groups of three digits: 3,996.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -23,7 +24,7 @@ func TestNodeTableGroups(t *testing.T) {
 			s.Nodes = append(s.Nodes, ns)
 		}
 		var b strings.Builder
-		s.printNodes(&b)
+		s.printNodes(&b, lang.En)
 		return b.String()
 	}
 	got := table(4000)

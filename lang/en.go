@@ -1,0 +1,66 @@
+package lang
+
+// en is the English catalog: every key the code looks up. pt and es hold the same
+// keys (the catalog test checks both ways).
+var en = map[string]string{
+	// Families and the words algorithms report as roles and critical-section states.
+	"family.detector": "detector",
+	"family.election": "election",
+	"family.mutex":    "mutex",
+
+	"word.leader":      "leader",
+	"word.follower":    "follower",
+	"word.candidate":   "candidate",
+	"word.coordinator": "coordinator",
+	"word.participant": "participant",
+	"word.holder":      "holder",
+	"word.monitor":     "monitor",
+	"word.released":    "released",
+	"word.wanted":      "wanted",
+	"word.down":        "down",
+	"word.loss":        "loss",
+	"word.partition":   "partition",
+	"word.held":        "held",
+
+	// clusterlab algos and presets.
+	"algos.source": "source: %s; messages: %s",
+
+	// sim's summary.
+	"sim.head":             "scenario %s · algorithm %s · seed %d · ran to %v · %d events",
+	"sim.col.node":         "node",
+	"sim.col.state":        "state",
+	"sim.col.inc":          "inc",
+	"sim.col.role":         "role",
+	"sim.col.leader":       "leader",
+	"sim.col.term":         "term",
+	"sim.col.cs":           "cs",
+	"sim.col.suspects":     "suspects",
+	"sim.up":               "up",
+	"sim.down":             "down",
+	"sim.nodes":            "(%s nodes)",
+	"sim.col.messages":     "messages",
+	"sim.col.sent":         "sent",
+	"sim.col.delivered":    "delivered",
+	"sim.col.dropped":      "dropped",
+	"sim.msgsize":          "message size: %s carried %d ids in all, %.2f per message, at most %d",
+	"sim.falsesusp":        "false suspicions: %d before GST, %d after GST",
+	"sim.detected":         "crash of %v at %v detected by every live node after %.1fms",
+	"sim.notdetected":      "crash of %v at %v not detected by every live node",
+	"sim.elections":        "elections started by nodes: %d · completed (all live nodes agree on a new leader): %d",
+	"sim.recovery":         " · leader crash → agreement: %v ms",
+	"sim.perelection":      "messages per completed election: %s",
+	"sim.cs":               "critical-section entries: %d · wait mean %.1fms max %.1fms · synchronisation delay %.1fms (%d samples)",
+	"sim.perentry":         "messages per entry: %s",
+	"sim.alerts":           "alerts: %d",
+	"sim.more":             "… %d more",
+	"sim.cleared":          "✓ at %v: %s",
+	"sim.expectations":     "expectations:",
+	"sim.notevaluated":     "NOT EVALUATED",
+	"sim.pass":             "pass",
+	"sim.fail":             "FAIL",
+	"sim.at":               "at",
+	"sim.afterend":         "(after the run's end at %v)",
+	"sim.recorded":         "recorded %d events to %s (hash %s)",
+	"sim.err.notevaluated": "%d of %d expectations not evaluated: their time lies after the run's end at %v",
+	"sim.err.failed":       "an expectation failed",
+}
