@@ -13,6 +13,7 @@ package lang
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"golang.org/x/text/language"
@@ -164,4 +165,14 @@ func (l Lang) Family(f string) string {
 		return l.T("family." + f)
 	}
 	return f
+}
+
+// DescriptionKeys lists l's translated descriptions ("algo:NAME", "preset:NAME").
+func DescriptionKeys(l Lang) []string {
+	keys := make([]string, 0, len(descriptions[l]))
+	for k := range descriptions[l] {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

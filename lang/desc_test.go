@@ -1,0 +1,41 @@
+package lang_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clusterlab/clusterlab/algos"
+	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/lang"
+	"github.com/clusterlab/clusterlab/presets"
+)
+
+// Every registered algorithm has its description in every language, and no
+// translated description names an algorithm or preset that does not exist.
+func TestDescriptions(t *testing.T) {
+	known := map[string]bool{}
+	for _, s := range algos.All() {
+		known["algo:"+s.Name] = true
+		for _, l := range lang.All[1:] {
+			if got := l.Algo(s.Name, s.Description); got == s.Description {
+				t.Errorf("%s: algorithm %s has no description: add \"algo:%s\" to lang/desc.go", l, s.Name, s.Name)
+			}
+		}
+	}
+	for _, name := range presets.Names() {
+		known["preset:"+name] = true
+	}
+	for _, l := range lang.All[1:] {
+		for _, k := range lang.DescriptionKeys(l) {
+			if !known[k] {
+				t.Errorf("%s: %q in lang/desc.go names no registered algorithm or embedded preset", l, k)
+			}
+		}
+	}
+	if got := lang.En.Algo("bully", "english"); got != "english" {
+		t.Errorf("en description = %q, want the algorithm's own", got)
+	}
+	if got := lang.Pt.Algo("bully", "x"); !strings.Contains(got, "valentão") {
+		t.Errorf("pt bully = %q, want the notes' term valentão", got)
+	}
+}
