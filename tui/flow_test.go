@@ -274,8 +274,10 @@ func TestFlowKeys(t *testing.T) {
 	f.keys("0", "s")
 	f.keys("right", "i")
 	f.keys("left", "left", "e", "g", "b")
-	f.keys("H")
+	// heartbeats are hidden by default outside failure detectors; H shows them
 	f.waitFor("heartbeats hidden", func(s string) bool { return strings.Contains(s, "heartbeats hidden") })
+	f.keys("H")
+	f.waitFor("heartbeats shown", func(s string) bool { return strings.Contains(s, "heartbeats shown (H hides them)") })
 	f.keys("/")
 	f.tm.Type("COORD n12")
 	f.keys("enter")

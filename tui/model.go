@@ -179,7 +179,14 @@ func New(c Controller, opts Options) *Model {
 		m.hs.replay, m.hs.file = true, opts.File
 	}
 	m.refresh()
+	// heartbeats are the lesson of a failure detector and noise elsewhere
+	m.hideHeartbeats(m.snap != nil && m.snap.Info.Family != "detector")
 	return m
+}
+
+// hideHeartbeats hides or shows heartbeats in the timeline and the feed.
+func (m *Model) hideHeartbeats(hide bool) {
+	m.traffic.filter.hideHB, m.timeline.hideHB = hide, hide
 }
 
 // Init starts the tick.
@@ -492,8 +499,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.mode = modeCommand
 		return m.cmd.open()
 	case key.Matches(msg, k.Heartbeat):
-		m.traffic.filter.hideHB = !m.traffic.filter.hideHB
-		m.timeline.hideHB = m.traffic.filter.hideHB
+		m.hideHeartbeats(!m.timeline.hideHB)
+		if m.timeline.hideHB {
+			m.say("heartbeats hidden (H shows them)", false)
+		} else {
+			m.say("heartbeats shown (H hides them)", false)
+		}
 	case key.Matches(msg, k.Filter):
 		m.mode = modeFilter
 		m.traffic.filtering = true

@@ -142,7 +142,8 @@ func (cv *tlCanvas) text(x int, s string, c uint8) {
 func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 	st := p.st
 	iw, ih := p.w-2, p.h-2
-	const timeW = 9
+	// the time column widens as time grows, so the lanes never shift
+	timeW := max(9, len(fmtT(s.T))+1)
 	aw := iw - timeW
 	title := "Timeline"
 	if p.anchor != 0 {
@@ -327,8 +328,7 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 			cv.text(x, label, cl)
 		} else if span >= 3 && label != "" {
 			lo := min(a, b)
-			short := label[:min(len(label), span-2)]
-			cv.text(lo+2, short, cl)
+			cv.text(lo+2, abbrev(e.Msg, s.Types, span-2), cl)
 		}
 	case trace.Crash:
 		x := col[e.Node]
@@ -373,6 +373,41 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 			cv.text(1, "┄ set "+e.Name+" "+e.Value+" ┄", clEvent)
 		}
 	}
+}
+
+// abbrev shortens a message's type to n characters, distinct from every other type
+// of the run: in four columns ELECTION and ELECTED become ELIN and ELED, not
+// both ELEC.
+func abbrev(msg *node.Message, types []trace.TypeCount, n int) string {
+	if msg == nil {
+		return ""
+	}
+	typ := msg.Type
+	if len(typ) <= n {
+		return typ
+	}
+	short := typ[:n]
+	// the first position where typ differs from another type sharing its prefix
+	diff := -1
+	for _, t := range types {
+		o := t.Type
+		if o == typ || len(o) < n || o[:n] != short {
+			continue
+		}
+		i := 0
+		for i < len(typ) && i < len(o) && typ[i] == o[i] {
+			i++
+		}
+		diff = max(diff, i)
+	}
+	if diff < 0 || n < 2 {
+		return short
+	}
+	// keep the front, then the distinguishing letter and the last one
+	if diff >= len(typ)-1 {
+		return typ[:n-1] + typ[len(typ)-1:]
+	}
+	return typ[:n-2] + typ[diff:diff+1] + typ[len(typ)-1:]
 }
 
 func abs(x int) int {

@@ -1,0 +1,46 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// TestAbbrevDistinct: types that share their first letters keep distinct short
+// names in a narrow arrow.
+func TestAbbrevDistinct(t *testing.T) {
+	types := []trace.TypeCount{{Type: "ELECTION"}, {Type: "ELECTED"}, {Type: "ANSWER"}, {Type: "HEARTBEAT"}}
+	for _, n := range []int{3, 4, 5, 6} {
+		seen := map[string]string{}
+		for _, tc := range types {
+			a := abbrev(&node.Message{Type: tc.Type}, types, n)
+			if len(a) > n {
+				t.Errorf("%s at %d: %q is too long", tc.Type, n, a)
+			}
+			if o, ok := seen[a]; ok {
+				t.Errorf("%s and %s both shorten to %q at %d", o, tc.Type, a, n)
+			}
+			seen[a] = tc.Type
+		}
+	}
+	if a := abbrev(&node.Message{Type: "ANSWER"}, types, 4); a != "ANSW" {
+		t.Errorf("ANSWER shortens to %q, want ANSW (no clash, no change)", a)
+	}
+}
+
+// TestTimelineWideTimes: past 10,000 s the time column widens; the lanes stay whole
+// and no row is cut.
+func TestTimelineWideTimes(t *testing.T) {
+	f := newFake(5, "omega", "detector")
+	f.t = 12_345_000_000
+	f.traffic(3)
+	f.publish()
+	m := sized(f, 100, 30)
+	out := plain(m.timeline.View(m.snap, m.marks))
+	checkBox(t, out, m.lay.leftW, m.lay.timelineH)
+	if strings.Contains(out, "…") || !strings.Contains(out, "12345.") {
+		t.Fatalf("timeline at 12,345 s:\n%s", out)
+	}
+}
