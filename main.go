@@ -165,19 +165,40 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-type presetsCmd struct{}
+type presetsCmd struct {
+	Notes bool `help:"List only the presets that reproduce a worked example or an argument of the course notes, with the section of the notes each one reproduces."`
+}
 
-func (presetsCmd) Run() error {
+// Run lists the presets by chapter of the course: failure detectors, election,
+// mutual exclusion.
+func (c presetsCmd) Run() error {
+	byFamily := map[algos.Family][]string{}
 	for _, name := range presets.Names() {
 		s, err := presets.Load(name)
 		if err != nil {
 			return err
 		}
+		if c.Notes {
+			if s.Source != "" {
+				fmt.Printf("%-26s %s\n", name, s.Source)
+			}
+			continue
+		}
 		desc := strings.Join(strings.Fields(ui.Preset(name, s.Description)), " ")
 		if r := []rune(desc); len(r) > 90 {
 			desc = string(r[:87]) + "..."
 		}
-		fmt.Printf("%-26s %-14s %s\n", name, s.Algorithm, desc)
+		spec, _ := algos.Lookup(s.Algorithm)
+		byFamily[spec.Family] = append(byFamily[spec.Family], fmt.Sprintf("  %-26s %-14s %s", name, s.Algorithm, desc))
+	}
+	if c.Notes {
+		return nil
+	}
+	for i, f := range []algos.Family{algos.Detector, algos.Election, algos.Mutex} {
+		if i > 0 {
+			fmt.Println()
+		}
+		fmt.Printf("%s:\n%s\n", ui.Family(string(f)), strings.Join(byFamily[f], "\n"))
 	}
 	return nil
 }

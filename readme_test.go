@@ -116,11 +116,7 @@ func TestREADME(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the README test builds the binary and runs every command it shows; skipped in -short mode")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "clusterlab")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := buildBinary(t)
 	blocks := readmeBlocks(t)
 
 	// The TOML blocks: a scenario is saved as my.toml (what the tour's `sim --file
@@ -237,6 +233,17 @@ func untemplate(args []string) []string {
 		out[i] = r.Replace(a)
 	}
 	return out
+}
+
+// buildBinary builds clusterlab into a new temporary directory and returns both.
+func buildBinary(t *testing.T) (dir, bin string) {
+	t.Helper()
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "clusterlab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir, bin
 }
 
 func writeFile(t *testing.T, path, text string) {

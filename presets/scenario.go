@@ -52,6 +52,9 @@ type Scenario struct {
 	// Questions are for the student: the Markdown report ends with them, each
 	// with room for an answer. They travel in the trace header with the rest.
 	Questions []string `toml:"questions" json:"questions,omitempty"`
+	// Source names the worked example of the course notes the scenario reproduces
+	// (seed file and section), for `clusterlab presets --notes`.
+	Source string `toml:"source" json:"source,omitempty"`
 }
 
 // Latency is a delay distribution as written: durations as strings.
