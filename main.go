@@ -269,7 +269,7 @@ func (c *runCmd) Run() error {
 	// recording then ends with reason interrupted instead of quit.
 	sig := catchSignals()
 	defer sig.stop()
-	err = tui.Run(live, tui.Options{Title: s.Name, Seed: &seed})
+	err = tui.Run(live, tui.Options{Title: s.Name, Seed: &seed, Lang: ui})
 	// Closing flushes a recording in progress, however the dashboard ended.
 	if sig.interrupted() {
 		cerr := live.CloseFor(trace.EndInterrupted)
@@ -298,7 +298,7 @@ func (c *replayCmd) Run() error {
 	defer r.Close()
 	r.SetSpeed(c.Speed)
 	seed := r.Header.Seed
-	return tui.Run(r, tui.Options{Title: r.Header.Info.Name, Seed: &seed, File: c.File})
+	return tui.Run(r, tui.Options{Title: r.Header.Info.Name, Seed: &seed, File: c.File, Lang: ui})
 }
 
 type verifyCmd struct {

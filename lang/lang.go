@@ -159,6 +159,15 @@ func (l Lang) Word(s string) string {
 	return s
 }
 
+// Or returns the text for key in l when the English catalog has key, and fallback
+// otherwise: for names known at run time (alert kinds, roles).
+func (l Lang) Or(key, fallback string) string {
+	if _, ok := en[key]; ok {
+		return l.T(key)
+	}
+	return fallback
+}
+
 // Family translates an algorithm family's name (detector, election, mutex).
 func (l Lang) Family(f string) string {
 	if _, ok := en["family."+f]; ok {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/clusterlab/clusterlab/lang"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,11 +24,11 @@ func rank(kind string) int {
 }
 
 // kindName is an alert kind as words: "split brain".
-func kindName(kind string) string {
+func kindName(l lang.Lang, kind string) string {
 	if kind == "mutex" {
-		return "mutual exclusion"
+		return l.T("tui.alert.mutex")
 	}
-	return strings.ReplaceAll(kind, "-", " ")
+	return l.Or("alert."+kind, strings.ReplaceAll(kind, "-", " "))
 }
 
 // alertsPane lists the latest alerts as intervals: when each was raised and when
@@ -50,7 +51,7 @@ func (p *alertsPane) View(s *trace.Snapshot) string {
 	from := max(0, len(s.Alerts)-ih)
 	for i := range s.Alerts[from:] {
 		a := &s.Alerts[from+i]
-		end := st.Bad.Render("open")
+		end := st.Bad.Render(st.T("tui.alert.open"))
 		if !a.Open() {
 			end = st.Muted.Render(fmtT(a.Cleared))
 		}
@@ -61,13 +62,13 @@ func (p *alertsPane) View(s *trace.Snapshot) string {
 		lines = append(lines, st.Muted.Render(leftPad(fmtT(a.T), 9)+"–")+end+" "+kind+" "+a.Text)
 	}
 	if len(s.Alerts) == 0 {
-		lines = append(lines, st.Good.Render("no alerts"))
+		lines = append(lines, st.Good.Render(st.T("tui.alert.none")))
 	}
-	title := "Alerts"
+	title := st.T("tui.title.alerts")
 	if s.AlertCount > 0 {
 		title += " (" + strconv.Itoa(s.AlertCount) + ")"
 		if k := len(s.Open); k > 0 {
-			title += " · " + strconv.Itoa(k) + " open"
+			title += " · " + strconv.Itoa(k) + " " + st.T("tui.alert.openn")
 		}
 	}
 	return box(st, title, lines, p.w, p.h, false)
@@ -96,12 +97,12 @@ func banner(st *Styles, s *trace.Snapshot, w int, cleared bool) string {
 	}
 	text, style := "", st.Banner
 	if a, ok := worstOpen(s); ok {
-		text = " ⚠ " + strings.ToUpper(kindName(a.Kind)) + " since " + fmtT(a.T) + ": " + a.Text
+		text = " ⚠ " + strings.ToUpper(kindName(st.Lang, a.Kind)) + " " + st.T("tui.alert.since") + " " + fmtT(a.T) + ": " + a.Text
 		if k := len(s.Open) - 1; k > 0 {
-			text += "  (+" + strconv.Itoa(k) + " more open)"
+			text += "  " + st.Lang.F("tui.alert.more", k)
 		}
 	} else if c := s.LastCleared; cleared && c.Seq != 0 {
-		text, style = " ✓ "+kindName(c.Kind)+" over after "+secs(c.Cleared-c.T), st.Over
+		text, style = " ✓ "+kindName(st.Lang, c.Kind)+" "+st.T("tui.alert.over")+" "+secs(c.Cleared-c.T), st.Over
 		if c.How != "" {
 			text += ": " + c.How
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/clusterlab/clusterlab/lang"
 	"strconv"
 	"strings"
 
@@ -45,18 +46,18 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 	}
 	var algo string
 	if s.Info.Family != "" {
-		algo = s.Info.Algorithm + " (" + s.Info.Family + ")"
+		algo = s.Info.Algorithm + " (" + st.Lang.Family(s.Info.Family) + ")"
 	} else {
 		algo = s.Info.Algorithm
 	}
-	run := st.Running.Render("▶ running")
+	run := st.Running.Render("▶ " + st.T("tui.hdr.running"))
 	switch {
 	case h.replay && h.paused:
-		run = st.Paused.Render("⏸ replay")
+		run = st.Paused.Render("⏸ " + st.T("tui.hdr.replay"))
 	case h.replay:
-		run = st.Running.Render("▶ replay")
+		run = st.Running.Render("▶ " + st.T("tui.hdr.replay"))
 	case h.paused:
-		run = st.Paused.Render("⏸ paused")
+		run = st.Paused.Render("⏸ " + st.T("tui.hdr.paused"))
 	}
 	// parts in order of importance; each is kept only if it fits.
 	type part struct {
@@ -66,27 +67,27 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 	parts := []part{
 		{st.Brand.Render(" clusterlab"), 3},
 		{st.HeaderValue.Render(algo), 0},
-		{st.Header.Render(strconv.Itoa(len(s.Nodes)) + " nodes"), 1},
+		{st.Header.Render(strconv.Itoa(len(s.Nodes)) + " " + st.T("tui.hdr.nodes")), 1},
 		{st.Header.Render(name), 4},
 	}
 	if h.seed != nil {
-		parts = append(parts, part{st.Header.Render("seed " + strconv.FormatUint(*h.seed, 10)), 5})
+		parts = append(parts, part{st.Header.Render(st.T("tui.hdr.seed") + " " + strconv.FormatUint(*h.seed, 10)), 5})
 	}
 	parts = append(parts,
 		part{st.HeaderValue.Render("t=" + fmtT(s.T)), 0},
 		part{run + st.Header.Render(" "+speedText(h.speed)), 0},
 	)
-	if idle := idleText(s); idle != "" && !h.paused && !h.replay {
+	if idle := idleText(st.Lang, s); idle != "" && !h.paused && !h.replay {
 		parts = append(parts, part{st.Paused.Render(idle), 0})
 	}
-	parts = append(parts, part{st.Header.Render(gstText(s)), 2})
+	parts = append(parts, part{st.Header.Render(gstText(st.Lang, s)), 2})
 	if h.writing {
-		parts = append(parts, part{st.Recording.Render(fmt.Sprintf("◌ writing %s %d%% (R or q cancels)", h.rec, int(h.written*100))), 0})
+		parts = append(parts, part{st.Recording.Render(st.Lang.F("tui.hdr.writing", h.rec, int(h.written*100))), 0})
 	} else if h.rec != "" {
 		parts = append(parts, part{st.Recording.Render("● REC " + h.rec), 1})
 	}
 	if h.file != "" {
-		parts = append(parts, part{st.Header.Render("file " + h.file), 1})
+		parts = append(parts, part{st.Header.Render(st.T("tui.hdr.file") + " " + h.file), 1})
 	}
 	// drop the least important parts until the line fits
 	for prio := 5; prio >= 1; prio-- {
@@ -122,7 +123,7 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 
 // idleText says that nothing is pending, and suspects a deadlock when some node
 // still waits for the critical section.
-func idleText(s *trace.Snapshot) string {
+func idleText(l lang.Lang, s *trace.Snapshot) string {
 	if !s.Idle {
 		return ""
 	}
@@ -133,9 +134,9 @@ func idleText(s *trace.Snapshot) string {
 		}
 	}
 	if len(waiting) > 0 {
-		return "deadlock? nothing pending, " + strings.Join(waiting, ",") + " waiting"
+		return l.F("tui.hdr.deadlock", strings.Join(waiting, ","))
 	}
-	return "idle: nothing pending"
+	return l.T("tui.hdr.idle")
 }
 
 // speedText is "×1", "×0.25", "×16" or "max".
@@ -147,16 +148,16 @@ func speedText(x float64) string {
 }
 
 // gstText says which side of GST the run is on.
-func gstText(s *trace.Snapshot) string {
+func gstText(l lang.Lang, s *trace.Snapshot) string {
 	switch {
 	case s.Synchronous:
-		return "synchronous since " + fmtT(max(s.GSTAt, 0))
+		return l.T("tui.gst.sync") + " " + fmtT(max(s.GSTAt, 0))
 	case s.GSTAt < 0:
-		return "async · GST never"
+		return l.T("tui.gst.never")
 	case s.GSTAt <= s.T:
-		return "async · GST due"
+		return l.T("tui.gst.due")
 	default:
-		return "async · GST in " + fmtDur(s.GSTAt-s.T)
+		return l.T("tui.gst.in") + " " + fmtDur(s.GSTAt-s.T)
 	}
 }
 

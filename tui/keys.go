@@ -2,6 +2,7 @@ package tui
 
 import (
 	"charm.land/bubbles/v2/key"
+	"github.com/clusterlab/clusterlab/lang"
 )
 
 // KeyMap is the dashboard's keys. They are a contract: scripts, tests and the README
@@ -112,6 +113,54 @@ func ReplayKeyMap() KeyMap {
 	k.Move = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "select node"))
 	k.Pause.SetHelp("space", "play/pause")
 	return k
+}
+
+// localize puts the key help in language l; replay says play/pause for space.
+func (k *KeyMap) localize(l lang.Lang, replay bool) {
+	for _, b := range []struct {
+		b   *key.Binding
+		key string
+	}{
+		{&k.Select, "tui.key.select"},
+		{&k.SelectID, "tui.key.selectid"},
+		{&k.Move, "tui.key.move"},
+		{&k.Crash, "tui.key.crash"},
+		{&k.Revive, "tui.key.revive"},
+		{&k.Slow, "tui.key.slow"},
+		{&k.Isolate, "tui.key.isolate"},
+		{&k.Partition, "tui.key.partition"},
+		{&k.Heal, "tui.key.heal"},
+		{&k.GST, "tui.key.gst"},
+		{&k.Election, "tui.key.election"},
+		{&k.CS, "tui.key.cs"},
+		{&k.Pause, "tui.key.pause"},
+		{&k.Step, "tui.key.step"},
+		{&k.Faster, "tui.key.faster"},
+		{&k.Slower, "tui.key.slower"},
+		{&k.Command, "tui.key.command"},
+		{&k.Heartbeat, "tui.key.heartbeat"},
+		{&k.Filter, "tui.key.filter"},
+		{&k.Focus, "tui.key.focus"},
+		{&k.Record, "tui.key.record"},
+		{&k.Marker, "tui.key.marker"},
+		{&k.Help, "tui.key.help"},
+		{&k.Quit, "tui.key.quit"},
+		{&k.Interrupt, "tui.key.interrupt"},
+		{&k.ScrollUp, "tui.key.scrollup"},
+		{&k.ScrollDown, "tui.key.scrolldown"},
+		{&k.PageUp, "tui.key.pageup"},
+		{&k.PageDown, "tui.key.pagedown"},
+		{&k.Follow, "tui.key.follow"},
+		{&k.Events, "tui.key.events"},
+		{&k.Seconds, "tui.key.seconds"},
+		{&k.Marks, "tui.key.marks"},
+		{&k.Jump, "tui.key.jump"},
+	} {
+		b.b.SetHelp(b.b.Help().Key, l.T(b.key))
+	}
+	if replay {
+		k.Pause.SetHelp(k.Pause.Help().Key, l.T("tui.key.playpause"))
+	}
 }
 
 // replayOnly is the bindings that mean something only in a replay.

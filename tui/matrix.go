@@ -48,7 +48,7 @@ func (p *matrixPane) View(s *trace.Snapshot, sel int) string {
 		hdr.WriteString(st.Muted.Render("…"))
 	}
 	if right > 0 {
-		hdr.WriteString(st.Muted.Render(" timeout"))
+		hdr.WriteString(st.Muted.Render(" " + st.T("tui.mx.timeout")))
 	}
 	lines = append(lines, hdr.String())
 	first := 0
@@ -93,7 +93,7 @@ func (p *matrixPane) View(s *trace.Snapshot, sel int) string {
 		}
 		if right > 0 {
 			if !o.Up {
-				b.WriteString(st.Down.Render(" down"))
+				b.WriteString(st.Down.Render(" " + st.T("tui.node.down")))
 			} else if v, ok := counter(o.Status, "timeout_ms"); ok {
 				b.WriteString(" " + strconv.FormatInt(v, 10) + "ms")
 				if m, ok := counter(o.Status, "mistakes"); ok && m > 0 {
@@ -103,7 +103,7 @@ func (p *matrixPane) View(s *trace.Snapshot, sel int) string {
 		}
 		lines = append(lines, b.String())
 	}
-	title := "Suspects (◆ suspects, ○ trusts)"
+	title := st.T("tui.title.suspects")
 	return box(st, title, lines, p.w, p.h, false)
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/clusterlab/clusterlab/lang"
 	"io"
 	"slices"
 	"strconv"
@@ -35,6 +36,9 @@ type Options struct {
 	Output io.Writer
 	// Styles replaces the default palette.
 	Styles *Styles
+	// Lang is the language of the labels, help, key bar and banners (English by
+	// default). Message types and recorded texts stay as they are.
+	Lang lang.Lang
 }
 
 // Run opens the dashboard on the alternate screen and drives c until the user quits.
@@ -154,13 +158,18 @@ func New(c Controller, opts Options) *Model {
 	if st == nil {
 		st = DefaultStyles()
 	}
+	if opts.Lang != st.Lang {
+		c := *st
+		c.Lang = opts.Lang
+		st = &c
+	}
 	hm := help.New()
 	hm.Styles = st.Help
 	m := &Model{
 		c: c, opts: opts, st: st, keys: DefaultKeyMap(), help: hm,
-		cmd:      newPromptLine(":", "crash n3 · partition n1,n2 | n3,n4,n5 · set loss 0.2 · marker \"text\""),
-		jump:     newPromptLine("jump to ", "12.5s · 3s · 1500ms"),
-		pick:     newPromptLine("select n", "any node id, then enter"),
+		cmd:      newPromptLine(":", st.T("tui.prompt.command")),
+		jump:     newPromptLine(st.T("tui.prompt.jump"), "12.5s · 3s · 1500ms"),
+		pick:     newPromptLine(st.T("tui.prompt.select"), st.T("tui.prompt.selecthint")),
 		sideA:    map[node.ID]bool{},
 		header:   headerPane{st: st},
 		progress: progressPane{st: st},
@@ -178,6 +187,7 @@ func New(c Controller, opts Options) *Model {
 		m.seek, m.keys = sk, ReplayKeyMap()
 		m.hs.replay, m.hs.file = true, opts.File
 	}
+	m.keys.localize(st.Lang, m.seek != nil)
 	m.refresh()
 	// heartbeats are the lesson of a failure detector and noise elsewhere
 	m.hideHeartbeats(m.snap != nil && m.snap.Info.Family != "detector")
@@ -247,11 +257,11 @@ func (m *Model) refresh() {
 			if !rewound && (m.leaders != "" || len(ls) > 0) {
 				switch len(ls) {
 				case 0:
-					m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Text: "no live leader"})
+					m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Text: m.st.T("tui.mark.noleader")})
 				default:
 					for _, id := range ls {
 						if !strings.Contains(","+m.leaders+",", ","+id.String()+",") {
-							m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Node: id, Text: "leader " + id.String()})
+							m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Node: id, Text: m.st.T("tui.mark.leader") + " " + id.String()})
 						}
 					}
 				}
@@ -266,9 +276,9 @@ func (m *Model) refresh() {
 		for _, n := range m.snap.Nodes {
 			held := n.Up && n.Status.CS == node.CSHeld
 			if held != m.inCS[n.ID] {
-				text := "enters CS"
+				text := m.st.T("tui.mark.enters")
 				if !held {
-					text = "leaves CS"
+					text = m.st.T("tui.mark.leaves")
 				}
 				if !rewound {
 					m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Node: n.ID, Text: text, Glyph: '◆'})
@@ -379,7 +389,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		case "esc":
 			m.mode = modeNormal
 			m.sideA = map[node.ID]bool{}
-			m.say("partition cancelled", false)
+			m.say(m.st.T("tui.say.partcancel"), false)
 			return nil
 		}
 		if key.Matches(msg, k.Select, k.Move, k.Help) {
@@ -440,13 +450,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.do("gst")
 	case key.Matches(msg, k.Election):
 		if m.snap != nil && m.snap.Info.Family == "mutex" {
-			m.say("✗ "+m.snap.Info.Algorithm+" has no election", true)
+			m.say("✗ "+m.st.Lang.F("tui.say.noelection", m.snap.Info.Algorithm), true)
 			break
 		}
 		m.onSelected("request %s election")
 	case key.Matches(msg, k.CS):
 		if m.snap != nil && m.snap.Info.Family != "mutex" {
-			m.say("✗ "+m.snap.Info.Algorithm+" has no critical section", true)
+			m.say("✗ "+m.st.Lang.F("tui.say.nocs", m.snap.Info.Algorithm), true)
 			break
 		}
 		m.onSelected("request %s cs")
@@ -469,20 +479,20 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		next := msg.String() == "n"
 		if m.seek.NextMark(direction(next)) {
 			m.refresh()
-			m.say("◆ mark at "+fmtT(m.snap.T), false)
+			m.say("◆ "+m.st.T("tui.say.markat")+" "+fmtT(m.snap.T), false)
 		} else if next {
-			m.say("no later marker, fault or alert", false)
+			m.say(m.st.T("tui.say.nolater"), false)
 		} else {
-			m.say("no earlier marker, fault or alert", false)
+			m.say(m.st.T("tui.say.noearlier"), false)
 		}
 	case key.Matches(msg, k.Jump):
 		m.mode = modeJump
-		m.jump.in.Placeholder = "12.5s · 3s · 1500ms (the end is " + fmtT(m.rs.end) + ")"
+		m.jump.in.Placeholder = "12.5s · 3s · 1500ms (" + m.st.T("tui.prompt.endis") + " " + fmtT(m.rs.end) + ")"
 		return m.jump.open()
 	case key.Matches(msg, k.Step):
 		if !m.c.Paused() {
 			m.c.SetPaused(true)
-			m.say("paused: . steps one event", false)
+			m.say(m.st.T("tui.say.paused"), false)
 		} else {
 			m.c.Step()
 		}
@@ -490,11 +500,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Faster):
 		m.c.SetSpeed(faster(m.c.Speed()))
 		m.refresh()
-		m.say("speed "+speedText(m.hs.speed), false)
+		m.say(m.st.T("tui.say.speed")+" "+speedText(m.hs.speed), false)
 	case key.Matches(msg, k.Slower):
 		m.c.SetSpeed(slower(m.c.Speed()))
 		m.refresh()
-		m.say("speed "+speedText(m.hs.speed), false)
+		m.say(m.st.T("tui.say.speed")+" "+speedText(m.hs.speed), false)
 	case key.Matches(msg, k.Command):
 		m.mode = modeCommand
 		return m.cmd.open()
@@ -521,13 +531,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.refresh()
 		switch {
 		case err != nil:
-			m.say("✗ recording "+name+": "+err.Error(), true)
+			m.say("✗ "+m.st.T("tui.say.recording")+" "+name+": "+err.Error(), true)
 		case m.hs.writing:
-			m.say("✓ writing the session so far to "+name+" in the background", false)
+			m.say("✓ "+m.st.Lang.F("tui.say.backfill", name), false)
 		case m.hs.rec != "":
-			m.say("✓ recording to "+name, false)
+			m.say("✓ "+m.st.T("tui.say.recordingto")+" "+name, false)
 		default:
-			m.say("recording saved to "+name, false)
+			m.say(m.st.T("tui.say.saved")+" "+name, false)
 		}
 	case key.Matches(msg, k.Marker):
 		m.markers++
@@ -542,7 +552,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		// q cancels the recording being written; the next q quits
 		_, err := m.c.ToggleRecording()
 		m.refresh()
-		m.say("✗ recording "+err.Error()+"; q again quits", true)
+		m.say("✗ "+m.st.T("tui.say.recording")+" "+err.Error()+"; "+m.st.T("tui.say.qagain"), true)
 	case key.Matches(msg, k.Quit):
 		if m.c.Recording() != "" {
 			m.mode = modeConfirm
@@ -591,7 +601,7 @@ func (m *Model) jumpTo(line string) error {
 	}
 	m.seek.SeekTime(t)
 	m.refresh()
-	m.say("jumped to "+fmtT(m.snap.T), false)
+	m.say(m.st.T("tui.say.jumped")+" "+fmtT(m.snap.T), false)
 	return nil
 }
 
@@ -637,7 +647,7 @@ func (m *Model) applyPartition() {
 		}
 	}
 	if len(a) == 0 || len(b) == 0 {
-		m.say("partition: put some but not all nodes in side A with space", true)
+		m.say(m.st.T("tui.say.partempty"), true)
 		return
 	}
 	m.mode = modeNormal
@@ -754,13 +764,13 @@ func (m *Model) bottomLines() []string {
 			}
 		}
 		side := "{" + strings.Join(a, ",") + "}"
-		out = append(out, m.st.Prompt.Render("partition")+" side A "+m.st.SideA.Render(side)+
-			m.st.Muted.Render(" · ")+m.st.Key.Render("space")+" toggle selected"+
-			m.st.Muted.Render(" · ")+m.st.Key.Render("enter")+" apply A | the rest"+
-			m.st.Muted.Render(" · ")+m.st.Key.Render("esc")+" cancel")
+		out = append(out, m.st.Prompt.Render(m.st.T("tui.part.partition"))+" "+m.st.T("tui.part.sidea")+" "+m.st.SideA.Render(side)+
+			m.st.Muted.Render(" · ")+m.st.Key.Render("space")+" "+m.st.T("tui.part.toggle")+
+			m.st.Muted.Render(" · ")+m.st.Key.Render("enter")+" "+m.st.T("tui.part.apply")+
+			m.st.Muted.Render(" · ")+m.st.Key.Render("esc")+" "+m.st.T("tui.part.cancel"))
 	case modeConfirm:
-		out = append(out, m.st.Recording.Render("recording to "+m.hs.rec+" in progress")+
-			" — quit and save it? "+m.st.Key.Render("y")+"/"+m.st.Key.Render("n"))
+		out = append(out, m.st.Recording.Render(m.st.Lang.F("tui.quit.inprogress", m.hs.rec))+
+			" — "+m.st.T("tui.quit.save")+" "+m.st.Key.Render("y")+"/"+m.st.Key.Render("n"))
 	default:
 		if m.flash != "" {
 			s := m.st.Flash
@@ -794,7 +804,14 @@ func (m *Model) keyBar() []string {
 	h := m.help
 	h.SetWidth(max(room, 1))
 	head := h.ShortHelpView(keys)
-	if head == "" || room < 4 {
+	// bubbles/help keeps adding keys past its width when its " …" does not fit
+	// either (which texts of other lengths, such as translations, run into):
+	// drop keys until the line fits.
+	for len(keys) > 1 && ansi.StringWidth(head) > room {
+		keys = keys[:len(keys)-1]
+		head = h.ShortHelpView(keys)
+	}
+	if head == "" || room < 4 || ansi.StringWidth(head) > room {
 		return []string{end}
 	}
 	return []string{head + sep + end}
@@ -892,10 +909,10 @@ func (m *Model) View() tea.View {
 // Render is the screen as a string (View without the terminal settings).
 func (m *Model) Render() string {
 	if m.snap == nil {
-		return fit("clusterlab: waiting for the simulation…", m.w)
+		return fit("clusterlab: "+m.st.T("tui.waiting"), m.w)
 	}
 	if m.lay.tooSmall {
-		msg := fmt.Sprintf("terminal too small: %d×%d (clusterlab needs 40×12)", m.w, m.h)
+		msg := m.st.Lang.F("tui.toosmall", m.w, m.h)
 		return ansi.Truncate(msg, max(m.w, 1), "…")
 	}
 	s := m.snap

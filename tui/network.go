@@ -24,15 +24,15 @@ func (p *networkPane) View(s *trace.Snapshot) string {
 	st := p.st
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 	lines := []string{
-		st.Muted.Render("latency ") + s.Latency,
-		st.Muted.Render("loss ") + f(s.Loss) + st.Muted.Render("  dup ") + f(s.Dup) +
+		st.Muted.Render(st.T("tui.net.latency")+" ") + s.Latency,
+		st.Muted.Render(st.T("tui.net.loss")+" ") + f(s.Loss) + st.Muted.Render("  "+st.T("tui.net.dup")+" ") + f(s.Dup) +
 			st.Muted.Render("  Δ ") + fmtDur(s.Delta),
-		st.Muted.Render("GST ") + gstText(s),
+		st.Muted.Render("GST ") + gstText(st.Lang, s),
 	}
 	// partition groups, coloured
 	if len(s.Groups) > 0 {
 		var b strings.Builder
-		b.WriteString(st.Muted.Render("groups "))
+		b.WriteString(st.Muted.Render(st.T("tui.net.groups") + " "))
 		for g, members := range s.Groups {
 			if g > 0 {
 				b.WriteString(" ")
@@ -41,12 +41,12 @@ func (p *networkPane) View(s *trace.Snapshot) string {
 		}
 		lines = append(lines, b.String())
 	} else {
-		lines = append(lines, st.Muted.Render("groups ")+"whole")
+		lines = append(lines, st.Muted.Render(st.T("tui.net.groups")+" ")+st.T("tui.net.whole"))
 	}
 	var faults []string
 	for _, n := range s.Nodes {
 		if n.Isolated {
-			faults = append(faults, st.Slow.Render(n.ID.String()+" isolated"))
+			faults = append(faults, st.Slow.Render(n.ID.String()+" "+st.T("tui.node.isolated")))
 		}
 	}
 	for _, c := range s.Cuts {
@@ -58,9 +58,9 @@ func (p *networkPane) View(s *trace.Snapshot) string {
 		}
 	}
 	if len(faults) > 0 {
-		lines = append(lines, st.Muted.Render("faults ")+strings.Join(faults, " "))
+		lines = append(lines, st.Muted.Render(st.T("tui.net.faults")+" ")+strings.Join(faults, " "))
 	} else {
-		lines = append(lines, st.Muted.Render("faults ")+"none")
+		lines = append(lines, st.Muted.Render(st.T("tui.net.faults")+" ")+st.T("tui.net.none"))
 	}
 	// in flight and drops by reason
 	var drops []string
@@ -72,10 +72,10 @@ func (p *networkPane) View(s *trace.Snapshot) string {
 	for _, r := range reasons {
 		drops = append(drops, r+" "+strconv.Itoa(s.Drops[r]))
 	}
-	l := st.Muted.Render("in flight ") + strconv.Itoa(s.InFlight)
+	l := st.Muted.Render(st.T("tui.net.inflight")+" ") + strconv.Itoa(s.InFlight)
 	if len(drops) > 0 {
-		l += st.Muted.Render("  dropped ") + st.Bad.Render(strings.Join(drops, " "))
+		l += st.Muted.Render("  "+st.T("tui.net.dropped")+" ") + st.Bad.Render(strings.Join(drops, " "))
 	}
 	lines = append(lines, l)
-	return box(st, "Network", lines, p.w, p.h, false)
+	return box(st, st.T("tui.title.network"), lines, p.w, p.h, false)
 }

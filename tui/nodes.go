@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/clusterlab/clusterlab/lang"
 	"strconv"
 	"strings"
 
@@ -127,9 +128,9 @@ type nodeMarks struct {
 
 // View renders the pane.
 func (p *nodesPane) View(s *trace.Snapshot, m nodeMarks) string {
-	title := "Nodes (" + strconv.Itoa(len(s.Nodes)) + ")"
+	title := p.st.T("tui.title.nodes") + " (" + strconv.Itoa(len(s.Nodes)) + ")"
 	if m.sel < len(s.Nodes) {
-		title += " · " + nodeSummary(s.Nodes[m.sel])
+		title += " · " + nodeSummary(p.st.Lang, s.Nodes[m.sel])
 	}
 	iw := p.w - 2
 	var lines []string
@@ -166,38 +167,38 @@ func (p *nodesPane) View(s *trace.Snapshot, m nodeMarks) string {
 }
 
 // nodeSummary is the one-line description of a node for the pane title.
-func nodeSummary(n trace.NodeView) string {
+func nodeSummary(l lang.Lang, n trace.NodeView) string {
 	var b strings.Builder
 	b.WriteString(n.ID.String())
 	b.WriteString(": ")
-	b.WriteString(upText(n))
+	b.WriteString(upText(l, n))
 	if n.Up && n.Status.Role != "" {
-		b.WriteString(" " + n.Status.Role)
+		b.WriteString(" " + l.Word(n.Status.Role))
 	}
-	b.WriteString(", leader " + n.Status.Leader.String())
+	b.WriteString(", " + l.T("tui.node.leader") + " " + n.Status.Leader.String())
 	if n.Status.Term > 0 {
-		b.WriteString(", term " + strconv.FormatInt(n.Status.Term, 10))
+		b.WriteString(", " + l.T("tui.node.term") + " " + strconv.FormatInt(n.Status.Term, 10))
 	}
-	b.WriteString(", inc " + strconv.FormatInt(n.Inc, 10))
+	b.WriteString(", " + l.T("tui.node.inc") + " " + strconv.FormatInt(n.Inc, 10))
 	if len(n.Status.Suspects) > 0 {
-		b.WriteString(", suspects " + idList(n.Status.Suspects))
+		b.WriteString(", " + l.T("tui.node.suspects") + " " + idList(n.Status.Suspects))
 	}
 	if n.Status.CS != node.CSNone {
-		b.WriteString(", cs " + n.Status.CS.String())
+		b.WriteString(", " + l.T("tui.node.cs") + " " + l.Word(n.Status.CS.String()))
 	}
 	return b.String()
 }
 
-func upText(n trace.NodeView) string {
+func upText(l lang.Lang, n trace.NodeView) string {
 	switch {
 	case !n.Up:
-		return "down"
+		return l.T("tui.node.down")
 	case n.Isolated:
-		return "isolated"
+		return l.T("tui.node.isolated")
 	case n.Slow > 1:
-		return "slow×" + strconv.Itoa(n.Slow)
+		return l.T("tui.node.slow") + "×" + strconv.Itoa(n.Slow)
 	default:
-		return "up"
+		return l.T("tui.node.up")
 	}
 }
 
@@ -285,7 +286,7 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now i
 			}
 			return []string{p.cardStyle(n, sel, sideA).Render(fit(l1, p.cw))}
 		}
-		l1 = mark + id + " " + upText(n)
+		l1 = mark + id + " " + upText(st.Lang, n)
 		if leads {
 			l1 += " ★"
 		}
@@ -297,20 +298,20 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now i
 			l2 += " " + tt
 		}
 		if k := len(n.Status.Suspects); k > 0 {
-			l2 += " sus" + strconv.Itoa(k)
+			l2 += " " + st.T("tui.card.sus") + strconv.Itoa(k)
 		}
 		if n.Status.CS != node.CSNone {
-			l2 += " " + n.Status.CS.String()
+			l2 += " " + st.Lang.Word(n.Status.CS.String())
 		}
 		cs := p.cardStyle(n, sel, sideA)
 		return []string{cs.Render(fit(l1, p.cw)), cs.Render(fit(l2, p.cw))}
 	}
 	// full card
 	iw := p.cw - 2
-	stateWord := p.stateStyle(n).Render(upText(n))
-	role := n.Status.Role
+	stateWord := p.stateStyle(n).Render(upText(st.Lang, n))
+	role := st.Lang.Word(n.Status.Role)
 	if leads {
-		role = st.Lead.Render("★ leader")
+		role = st.Lead.Render("★ " + st.Lang.Word("leader"))
 	} else if !n.Up {
 		role = ""
 	}
@@ -323,26 +324,26 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now i
 	var rest []string
 	mutex := family == "mutex"
 	if !mutex || n.Status.Leader != node.None || n.Status.Term > 0 {
-		l := "ldr " + n.Status.Leader.String()
+		l := st.T("tui.card.ldr") + " " + n.Status.Leader.String()
 		if tt := termText(n); tt != "" {
 			l += " " + tt
 		}
 		rest = append(rest, l)
 	}
 	if !mutex || len(n.Status.Suspects) > 0 {
-		l := "sus –"
+		l := st.T("tui.card.sus") + " –"
 		if len(n.Status.Suspects) > 0 {
-			l = "sus " + idList(n.Status.Suspects)
+			l = st.T("tui.card.sus") + " " + idList(n.Status.Suspects)
 		}
 		rest = append(rest, l)
 	}
 	if n.Status.CS != node.CSNone || mutex {
-		l := "cs –"
+		l := st.T("tui.node.cs") + " –"
 		if n.Status.CS != node.CSNone {
-			l = "cs " + n.Status.CS.String()
+			l = st.T("tui.node.cs") + " " + st.Lang.Word(n.Status.CS.String())
 		}
 		if n.Status.CS == node.CSHeld {
-			l = "cs " + st.Lead.Render("held")
+			l = st.T("tui.node.cs") + " " + st.Lead.Render(st.Lang.Word("held"))
 		}
 		if n.Status.CS == node.CSWanted && n.WantedSince >= 0 && now >= n.WantedSince {
 			l += " " + fmtDur(now-n.WantedSince)
@@ -365,7 +366,7 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now i
 		}
 	}
 	if len(rest) < 3 {
-		rest = append(rest, "inc "+strconv.FormatInt(n.Inc, 10))
+		rest = append(rest, st.T("tui.node.inc")+" "+strconv.FormatInt(n.Inc, 10))
 	}
 	for len(rest) < 3 {
 		rest = append(rest, "")

@@ -77,7 +77,7 @@ func (p *progressPane) View(r replayState, t int64, paused bool) string {
 	left := " " + glyph + " " + leftPad(fmtT(t), len(fmtT(r.end))) + " "
 	n := strconv.Itoa(r.n)
 	rights := []string{ // of a fixed width, so that the marks stay put
-		" " + fmtT(r.end) + " · event " + leftPad(strconv.Itoa(r.pos), len(n)) + "/" + n + " ",
+		" " + fmtT(r.end) + " · " + st.T("tui.replay.event") + " " + leftPad(strconv.Itoa(r.pos), len(n)) + "/" + n + " ",
 		" " + fmtT(r.end) + " ",
 		" ",
 	}

@@ -31,7 +31,7 @@ func (p *storyPane) View(s *trace.Snapshot) string {
 		}
 	}
 	var desc []string
-	if d := oneLine(s.Info.Description); d != "" && iw > 0 {
+	if d := oneLine(st.Lang.Preset(s.Info.Name, s.Info.Description)); d != "" && iw > 0 {
 		for _, l := range strings.Split(ansi.Wrap(d, iw, ""), "\n") {
 			desc = append(desc, st.Story.Render(l))
 		}
@@ -47,7 +47,7 @@ func (p *storyPane) View(s *trace.Snapshot) string {
 			desc[room-1] = st.Story.Render(desc[room-1])
 		}
 	}
-	title := "Story"
+	title := st.T("tui.title.story")
 	if s.Info.Name != "" {
 		title += " · " + s.Info.Name
 	}
@@ -63,7 +63,7 @@ func storyLine(st *Styles, s *trace.Snapshot, w int) string {
 	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh {
 		return fit(st.Marker.Render("▸ "+s.Markers[k-1].Text), w)
 	}
-	return fit(st.Story.Render(oneLine(s.Info.Description)), w)
+	return fit(st.Story.Render(oneLine(st.Lang.Preset(s.Info.Name, s.Info.Description))), w)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

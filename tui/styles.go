@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/clusterlab/clusterlab/lang"
 	"image/color"
 	"strings"
 
@@ -9,9 +10,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// T is the dashboard's text for key in its language.
+func (st *Styles) T(key string) string { return st.Lang.T(key) }
+
 // Styles holds every style the dashboard uses, in one place (soft-serve's pattern):
 // panes never build their own colours.
 type Styles struct {
+	// Lang is the language of the dashboard's texts (Options.Lang sets it).
+	Lang lang.Lang
+
 	Header      lipgloss.Style // the whole header line
 	Brand       lipgloss.Style // "clusterlab"
 	HeaderValue lipgloss.Style // values in the header

@@ -145,11 +145,11 @@ func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 	// the time column widens as time grows, so the lanes never shift
 	timeW := max(9, len(fmtT(s.T))+1)
 	aw := iw - timeW
-	title := "Timeline"
+	title := st.T("tui.title.timeline")
 	if p.anchor != 0 {
-		title += " · scrolled back (end follows)"
+		title += " · " + st.T("tui.scrolled")
 	} else if p.hideHB {
-		title += " · heartbeats hidden"
+		title += " · " + st.T("tui.hbhidden")
 	}
 	if aw < 3 || ih < 2 || len(s.Nodes) == 0 {
 		return box(st, title, nil, p.w, p.h, p.focused)
@@ -223,9 +223,9 @@ func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 		}
 		hdr.text(i*colW+colW/2-(len(id)-1)/2, id, c)
 	}
-	lines := []string{st.Muted.Render(pad("time", timeW)) + render(hdr)}
+	lines := []string{st.Muted.Render(pad(st.T("tui.tl.time"), timeW)) + render(hdr)}
 	if k < n {
-		title += " · " + strconv.Itoa(k) + " of " + strconv.Itoa(n) + " nodes"
+		title += " · " + st.Lang.F("tui.tl.kofn", k, n)
 	}
 	rows := p.rows(s, marks)
 	end := len(rows)

@@ -69,7 +69,7 @@ type trafficPane struct {
 func newTrafficPane(st *Styles) *trafficPane {
 	in := textinput.New()
 	in.Prompt = "/"
-	in.Placeholder = "type or node, e.g. REQUEST n3"
+	in.Placeholder = st.T("tui.traffic.filter")
 	in.SetVirtualCursor(true)
 	return &trafficPane{st: st, input: in}
 }
@@ -138,7 +138,7 @@ func (p *trafficPane) View(s *trace.Snapshot) string {
 	}
 	maxTypes := max(1, ih/4)
 	count := func(name string, t trace.TypeCount) string {
-		return pad(name+" ", 11) + st.Muted.Render("sent ") + strconv.Itoa(t.Sent) +
+		return pad(name+" ", 11) + st.Muted.Render(st.T("tui.traffic.sent")+" ") + strconv.Itoa(t.Sent) +
 			st.Good.Render(" ✓"+strconv.Itoa(t.Delivered)) + st.Bad.Render(" ✗"+strconv.Itoa(t.Dropped))
 	}
 	if len(types) > maxTypes {
@@ -152,14 +152,14 @@ func (p *trafficPane) View(s *trace.Snapshot) string {
 		for _, t := range types[:maxTypes-1] {
 			lines = append(lines, count(t.Type, t))
 		}
-		lines = append(lines, count("all "+strconv.Itoa(len(types))+" types", all))
+		lines = append(lines, count(st.Lang.F("tui.traffic.all", len(types)), all))
 	} else {
 		for _, t := range types {
 			lines = append(lines, count(t.Type, t))
 		}
 	}
 	if len(types) == 0 {
-		lines = append(lines, st.Muted.Render("no messages yet"))
+		lines = append(lines, st.Muted.Render(st.T("tui.traffic.none")))
 	}
 	// msgs/s sparkline
 	if ih >= 6 {
@@ -193,13 +193,13 @@ func (p *trafficPane) View(s *trace.Snapshot) string {
 	// status of the filter
 	var status []string
 	if p.filter.hideHB {
-		status = append(status, "heartbeats hidden")
+		status = append(status, st.T("tui.hbhidden"))
 	}
 	if len(p.filter.words) > 0 {
-		status = append(status, "filter: "+strings.Join(p.filter.words, " "))
+		status = append(status, st.T("tui.traffic.filterlabel")+" "+strings.Join(p.filter.words, " "))
 	}
 	if p.anchor != 0 {
-		status = append(status, "scrolled back (end follows)")
+		status = append(status, st.T("tui.scrolled"))
 	}
 	if len(status) > 0 {
 		lines = append(lines, st.Warn.Render(strings.Join(status, " · ")))
@@ -229,7 +229,7 @@ func (p *trafficPane) View(s *trace.Snapshot) string {
 	if p.filtering {
 		lines = append(lines, p.input.View())
 	}
-	return box(st, "Traffic", lines, p.w, p.h, p.focused)
+	return box(st, st.T("tui.title.traffic"), lines, p.w, p.h, p.focused)
 }
 
 // feedLine is "  3.214s n1 → n3 HEARTBEAT ✓" or "… ✗ loss".
