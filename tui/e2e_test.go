@@ -11,8 +11,9 @@ import (
 )
 
 // TestEndToEndTmux runs the real binary in a detached tmux session: the default demo
-// shows n1..n5 and a leader; `5 c` crashes n5 and another leader appears; a
-// partition typed on the command line raises the split-brain banner; `q` quits.
+// shows n1..n5 and a leader; `v` shows the topology and `v` again the cards; `5 c`
+// crashes n5 and another leader appears; a partition typed on the command line
+// raises the split-brain banner; `q` quits.
 func TestEndToEndTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
@@ -63,6 +64,11 @@ func TestEndToEndTmux(t *testing.T) {
 		first, ok = leaderOnLiveCards(s, five...)
 		return ok
 	})
+	// v puts the topology in the cards' place, and v again brings the cards back
+	tmux("send-keys", "-t", session, "v")
+	waitFor("the topology", func(s string) bool { return strings.Contains(s, "Topology ·") && !strings.Contains(s, "Nodes (") })
+	tmux("send-keys", "-t", session, "v")
+	waitFor("the cards again", func(s string) bool { return strings.Contains(s, "Nodes (") })
 	tmux("send-keys", "-t", session, "5", "c")
 	waitFor("n5 down and another leader", func(s string) bool {
 		ld, ok := leaderOnLiveCards(s, five...)

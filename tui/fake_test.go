@@ -340,3 +340,10 @@ func must(err error) {
 		panic(err)
 	}
 }
+
+// inFlight emits the send of a message from a to b that is not delivered yet.
+func (f *fake) inFlight(a, b int, typ string) {
+	f.mid++
+	msg := node.Message{Type: typ, ID: node.ID(a), Term: f.term}
+	f.emit(trace.Event{Ev: trace.Send, From: node.ID(a), To: node.ID(b), MID: f.mid, Msg: &msg})
+}

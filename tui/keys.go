@@ -30,6 +30,8 @@ type KeyMap struct {
 	Focus     key.Binding
 	Record    key.Binding
 	Marker    key.Binding
+	Topology  key.Binding // v: the topology in place of the nodes pane
+	History   key.Binding // V: the history strip in place of the nodes pane
 	Help      key.Binding
 	Quit      key.Binding
 	Interrupt key.Binding
@@ -77,6 +79,8 @@ func DefaultKeyMap() KeyMap {
 		Focus:     b("tab", "focus pane", "tab"),
 		Record:    b("R", "record", "R"),
 		Marker:    b("b", "marker", "b"),
+		Topology:  b("v", "topology", "v"),
+		History:   b("V", "history", "V"),
 		Help:      b("?", "help", "?"),
 		Quit:      b("q", "quit", "q"),
 		Interrupt: b("ctrl+c", "quit now", "ctrl+c"),
@@ -195,7 +199,7 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 		{k.Events, k.Seconds, k.Marks, k.Jump},
 		{k.Select, k.SelectID, k.Move, k.Crash, k.Revive, k.Slow, k.Isolate},
 		{k.Partition, k.Heal, k.GST, k.Election, k.CS, k.Marker},
-		{k.Pause, k.Step, k.Faster, k.Slower, k.Record},
+		{k.Pause, k.Step, k.Faster, k.Slower, k.Record, k.Topology, k.History},
 		{k.Command, k.Filter, k.Heartbeat, k.Focus, k.Help, k.Quit},
 		{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown, k.Follow},
 	}

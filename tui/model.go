@@ -141,6 +141,9 @@ type Model struct {
 	timeline timelinePane
 	alerts   alertsPane
 	story    storyPane
+	topo     topoPane    // `v`: the topology in place of the nodes pane
+	hist     historyPane // `V`: the history strip in place of the nodes pane
+	view     nodesView
 
 	lay layout
 
@@ -180,6 +183,8 @@ func New(c Controller, opts Options) *Model {
 		timeline: timelinePane{st: st},
 		alerts:   alertsPane{st: st},
 		story:    storyPane{st: st},
+		topo:     topoPane{st: st},
+		hist:     historyPane{st: st},
 		w:        80, h: 24,
 	}
 	m.hs.title, m.hs.seed = opts.Title, opts.Seed
@@ -236,6 +241,7 @@ func (m *Model) refresh() {
 	if m.snap == nil {
 		return
 	}
+	m.hist.observe(m.snap)
 	if c := m.snap.LastCleared.Seq; c != m.cleared {
 		m.cleared, m.clearedUntil = c, time.Now().Add(overFor)
 	}
@@ -546,6 +552,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			t = " at " + fmtT(m.snap.T)
 		}
 		m.do("marker " + strconv.Quote("mark "+strconv.Itoa(m.markers)+t))
+	case key.Matches(msg, k.Topology):
+		m.view = m.view.toggle(viewTopology)
+	case key.Matches(msg, k.History):
+		m.view = m.view.toggle(viewHistory)
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 	case key.Matches(msg, k.Quit) && m.hs.writing:
@@ -846,15 +856,17 @@ func (m *Model) relayout() {
 	if w < 70 || l.bodyH < 16 {
 		l.compact = true
 		l.bodyH = max(l.bodyH, 3)
-		l.nodesH = min(nodesHeight(n, w, max(3, l.bodyH/2)), l.bodyH)
+		l.nodesH = min(m.view.height(nodesHeight(n, w, max(3, l.bodyH/2)), n, l.bodyH/2), l.bodyH)
 		l.trafficH = l.bodyH - l.nodesH
 		m.nodes.SetSize(w, l.nodesH)
+		m.topo.SetSize(w, l.nodesH)
+		m.hist.SetSize(w, l.nodesH)
 		m.traffic.SetSize(w, l.trafficH)
 		m.lay = l
 		return
 	}
 	B := l.bodyH
-	l.nodesH = nodesHeight(n, w, max(5, B/2))
+	l.nodesH = m.view.height(nodesHeight(n, w, max(5, B/2)), n, B/2)
 	rest := B - l.nodesH
 	l.rightW = min(max(w*2/5, 34), 64)
 	l.leftW = w - l.rightW
@@ -876,6 +888,8 @@ func (m *Model) relayout() {
 	}
 	l.trafficH = avail
 	m.nodes.SetSize(w, l.nodesH)
+	m.topo.SetSize(w, l.nodesH)
+	m.hist.SetSize(w, l.nodesH)
 	m.matrix.SetSize(l.leftW, l.matrixH)
 	m.timeline.SetSize(l.leftW, l.timelineH)
 	m.network.SetSize(l.rightW, l.networkH)
@@ -930,7 +944,7 @@ func (m *Model) Render() string {
 	var body string
 	l := m.lay
 	if l.compact {
-		body = lipgloss.JoinVertical(lipgloss.Left, m.nodes.View(s, marks), m.traffic.View(s))
+		body = lipgloss.JoinVertical(lipgloss.Left, m.nodesOrView(s, marks), m.traffic.View(s))
 	} else {
 		left := []string{}
 		if l.matrixH > 0 {
@@ -944,7 +958,7 @@ func (m *Model) Render() string {
 		if l.storyH > 0 {
 			right = append(right, m.story.View(s))
 		}
-		body = m.nodes.View(s, marks) + "\n" + lipgloss.JoinHorizontal(lipgloss.Top,
+		body = m.nodesOrView(s, marks) + "\n" + lipgloss.JoinHorizontal(lipgloss.Top,
 			strings.Join(left, "\n"), strings.Join(right, "\n"))
 	}
 	out := strings.Join(lines, "\n") + "\n" + body
@@ -952,4 +966,16 @@ func (m *Model) Render() string {
 		out += "\n" + fit(b, m.w)
 	}
 	return out
+}
+
+// nodesOrView is the pane in the nodes pane's place: the cards, the topology or the
+// history strip.
+func (m *Model) nodesOrView(s *trace.Snapshot, marks nodeMarks) string {
+	switch m.view {
+	case viewTopology:
+		return m.topo.View(s, m.sel, m.nodes.focused)
+	case viewHistory:
+		return m.hist.View(s, m.sel, m.nodes.focused)
+	}
+	return m.nodes.View(s, marks)
 }

@@ -1,0 +1,552 @@
+package tui
+
+import (
+	"hash/fnv"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// topoPane draws the cluster as RaftScope does: the processes on a circle, their
+// links, and every message in flight as a glyph travelling along its link. It is a
+// pure function of the snapshot (and the selection), so a replay draws the same
+// picture at the same instant.
+type topoPane struct {
+	st   *Styles
+	w, h int
+
+	// the latency the last snapshot named and the mean delay read from it (µs)
+	lat string
+	est int64
+}
+
+// SetSize sets the pane's box.
+func (p *topoPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// meshLinks is the largest mesh whose every link is drawn; beyond it the links of a
+// mesh would fill the circle, so only messages, cuts and partitions are drawn.
+const meshLinks = 8
+
+// labelNodes is the largest cluster whose nodes are labelled on the circle; beyond
+// it only the selected node is.
+const labelNodes = 32
+
+// canvas cell colours: fixed ones, then the message types' colours, then the
+// partition groups'.
+const (
+	tcBlank uint8 = iota
+	tcLink
+	tcCut
+	tcBurst
+	tcUp
+	tcDown
+	tcLead
+	tcWarn
+	tcSel
+	tcText
+	tcMsg // first of msgColours
+)
+
+// msgColours colour message types (by a hash of the type name, so a type keeps its
+// colour from frame to frame and run to run).
+var msgColours = []string{"75", "177", "49", "226", "209", "117"}
+
+const tcGroup = tcMsg + uint8(6) // first partition group colour
+
+// topoCanvas is a grid of cells, each a rune and a colour.
+type topoCanvas struct {
+	w, h int
+	r    []rune
+	c    []uint8
+}
+
+func newTopoCanvas(w, h int) *topoCanvas {
+	cv := &topoCanvas{w: w, h: h, r: make([]rune, w*h), c: make([]uint8, w*h)}
+	for i := range cv.r {
+		cv.r[i] = ' '
+	}
+	return cv
+}
+
+func (cv *topoCanvas) set(x, y int, r rune, c uint8) {
+	if x >= 0 && x < cv.w && y >= 0 && y < cv.h {
+		cv.r[y*cv.w+x], cv.c[y*cv.w+x] = r, c
+	}
+}
+
+func (cv *topoCanvas) at(x, y int) rune {
+	if x >= 0 && x < cv.w && y >= 0 && y < cv.h {
+		return cv.r[y*cv.w+x]
+	}
+	return 0
+}
+
+func (cv *topoCanvas) text(x, y int, s string, c uint8) {
+	for _, r := range s {
+		cv.set(x, y, r, c)
+		x++
+	}
+}
+
+// line draws a link from a to b, leaving both ends (the nodes) alone. The glyph
+// follows the slope as seen on screen, where a cell is about twice as tall as wide.
+func (cv *topoCanvas) line(a, b point, c uint8) {
+	dx, dy := b.x-a.x, b.y-a.y
+	steps := max(abs(dx), abs(dy))
+	if steps < 2 {
+		return
+	}
+	ch := '─'
+	if c == tcCut {
+		ch = '·' // a cut link is dotted, so it reads without colour
+	}
+	ax, ay := float64(abs(dx)), float64(abs(dy))*2
+	switch {
+	case c == tcCut:
+	case ay < ax/2:
+		ch = '─'
+	case ax < ay/2:
+		ch = '│'
+	case (dx > 0) == (dy > 0):
+		ch = '╲'
+	default:
+		ch = '╱'
+	}
+	for i := 1; i < steps; i++ {
+		x := a.x + int(math.Round(float64(dx*i)/float64(steps)))
+		y := a.y + int(math.Round(float64(dy*i)/float64(steps)))
+		// a cut link keeps its colour where another crosses it
+		if cv.at(x, y) == ' ' || c == tcCut {
+			cv.set(x, y, ch, c)
+		}
+	}
+}
+
+type point struct{ x, y int }
+
+func lerp(a, b point, f float64) point {
+	return point{a.x + int(math.Round(float64(b.x-a.x)*f)), a.y + int(math.Round(float64(b.y-a.y)*f))}
+}
+
+// palette is the styles of the canvas colours.
+func (p *topoPane) palette() []lipgloss.Style {
+	st := p.st
+	out := []lipgloss.Style{
+		tcBlank: lipgloss.NewStyle(),
+		tcLink:  st.Lane,
+		tcCut:   st.Dropped,
+		tcBurst: st.Dropped.Bold(true),
+		tcUp:    st.Up,
+		tcDown:  st.Down,
+		tcLead:  st.Lead,
+		tcWarn:  st.Warn,
+		tcSel:   st.Selected,
+		tcText:  st.Muted,
+	}
+	for _, c := range msgColours {
+		out = append(out, lipgloss.NewStyle().Foreground(lipgloss.Color(c)))
+	}
+	for g := 1; g <= max(len(st.Groups), 1); g++ {
+		out = append(out, st.Group(g).Bold(true))
+	}
+	return out
+}
+
+// render turns the canvas into lines, one style change per run of equal colours.
+func (cv *topoCanvas) render(pal []lipgloss.Style) []string {
+	lines := make([]string, cv.h)
+	var b, run strings.Builder
+	for y := 0; y < cv.h; y++ {
+		b.Reset()
+		row := cv.r[y*cv.w : (y+1)*cv.w]
+		col := cv.c[y*cv.w : (y+1)*cv.w]
+		for x := 0; x < cv.w; {
+			c := col[x]
+			run.Reset()
+			for x < cv.w && col[x] == c {
+				run.WriteRune(row[x])
+				x++
+			}
+			if c == tcBlank || int(c) >= len(pal) {
+				b.WriteString(run.String())
+			} else {
+				b.WriteString(pal[c].Render(run.String()))
+			}
+		}
+		lines[y] = b.String()
+	}
+	return lines
+}
+
+// typeColour is the canvas colour of message type t.
+func typeColour(t string) uint8 {
+	h := fnv.New32a()
+	h.Write([]byte(t))
+	return tcMsg + uint8(h.Sum32()%uint32(len(msgColours)))
+}
+
+// meanDelay is the mean one-way delay (µs) the snapshot's latency names, which
+// places a message along its link: a send event does not carry its delivery time,
+// so a glyph moves at the mean pace and waits near the end of its link until the
+// delivery (or drop) is seen.
+func (p *topoPane) meanDelay(s *trace.Snapshot) int64 {
+	if s.Latency == p.lat && p.est > 0 {
+		return p.est
+	}
+	p.lat, p.est = s.Latency, 0
+	var ds []time.Duration
+	for _, f := range strings.Fields(s.Latency) {
+		if d, err := time.ParseDuration(f); err == nil {
+			ds = append(ds, d)
+		}
+	}
+	switch len(ds) {
+	case 1:
+		p.est = ds[0].Microseconds()
+	case 2:
+		p.est = (ds[0] + ds[1]).Microseconds() / 2
+	case 3:
+		p.est = ds[1].Microseconds()
+	}
+	if p.est <= 0 {
+		p.est = max(s.Delta, 10_000)
+	}
+	return p.est
+}
+
+// flight is a message in flight or just dropped, as the pane draws it.
+type flight struct {
+	from, to node.ID
+	typ      string
+	frac     float64
+}
+
+// flights lists the messages of the snapshot's recent events that are sent and not
+// yet delivered or dropped, and those dropped less than one mean delay ago.
+func flights(s *trace.Snapshot, est int64) (inFlight, bursts []flight) {
+	sent := make(map[uint64]int, len(s.Recent))
+	done := make(map[uint64]bool, len(s.Recent))
+	for i := range s.Recent {
+		e := &s.Recent[i]
+		switch e.Ev {
+		case trace.Send:
+			if !e.Local {
+				sent[e.MID] = i
+			}
+		case trace.Deliver:
+			done[e.MID] = true
+		case trace.Drop:
+			done[e.MID] = true
+			if s.T-e.T <= est && e.From != e.To {
+				f := 0.5
+				if j, ok := sent[e.MID]; ok {
+					f = float64(e.T-s.Recent[j].T) / float64(est)
+				}
+				bursts = append(bursts, flight{from: e.From, to: e.To, typ: msgType(e), frac: min(max(f, 0), 0.95)})
+			}
+		}
+	}
+	for i := range s.Recent {
+		e := &s.Recent[i]
+		if e.Ev != trace.Send || e.Local || done[e.MID] || e.From == e.To || sent[e.MID] != i {
+			continue
+		}
+		f := float64(s.T-e.T) / float64(est)
+		inFlight = append(inFlight, flight{from: e.From, to: e.To, typ: msgType(e), frac: min(max(f, 0), 0.95)})
+	}
+	return inFlight, bursts
+}
+
+func msgType(e *trace.Event) string {
+	if e.Msg == nil {
+		return ""
+	}
+	return e.Msg.Type
+}
+
+// links is the links the pane draws, as pairs of node indices, and a note when some
+// are left out.
+func links(s *trace.Snapshot, index map[node.ID]int) (out [][2]int, note string) {
+	n := len(s.Nodes)
+	switch s.Info.Topology {
+	case "ring":
+		for i := 0; i < n && n > 2; i++ {
+			out = append(out, [2]int{i, (i + 1) % n})
+		}
+		if n == 2 {
+			out = append(out, [2]int{0, 1})
+		}
+	case "graph":
+		// the header does not carry a graph's edges: draw the links that carried a
+		// recent message (a send to a non-neighbour is dropped for the topology)
+		bad := map[uint64]bool{}
+		for i := range s.Recent {
+			if e := &s.Recent[i]; e.Ev == trace.Drop && e.Reason == trace.ReasonTopology {
+				bad[e.MID] = true
+			}
+		}
+		seen := map[[2]int]bool{}
+		for i := range s.Recent {
+			e := &s.Recent[i]
+			if e.Ev != trace.Send || bad[e.MID] {
+				continue
+			}
+			a, ok1 := index[e.From]
+			b, ok2 := index[e.To]
+			if !ok1 || !ok2 || a == b {
+				continue
+			}
+			k := [2]int{min(a, b), max(a, b)}
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+		note = "links seen lately"
+	default: // mesh
+		if n > meshLinks {
+			return nil, "mesh: links not drawn"
+		}
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				out = append(out, [2]int{i, j})
+			}
+		}
+	}
+	return out, note
+}
+
+// cut reports whether the link between nodes a and b is cut: by `cut`, by a
+// partition or by isolation.
+func cut(s *trace.Snapshot, a, b trace.NodeView) bool {
+	if a.Isolated || b.Isolated || a.Group != b.Group {
+		return true
+	}
+	for _, c := range s.Cuts {
+		if (c[0] == a.ID && c[1] == b.ID) || (c[0] == b.ID && c[1] == a.ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// View renders the pane for snapshot s with node index sel selected.
+func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
+	iw, ih := p.w-2, p.h-2
+	if iw < 4 || ih < 1 {
+		return box(p.st, "Topology", nil, p.w, p.h, focused)
+	}
+	n := len(s.Nodes)
+	// a table of the nodes at the right when there is room for it
+	tw := 0
+	if iw >= 56 {
+		tw = min(34, iw*2/5)
+	}
+	cw := iw - tw
+	if tw > 0 {
+		cw-- // a gap
+	}
+	cv := newTopoCanvas(cw, ih)
+	// the circle: an ellipse that looks round (cells are about twice as tall as
+	// wide), leaving room for the labels on either side
+	labels := n <= labelNodes
+	margin := 1
+	if labels {
+		margin = 5
+	}
+	cx, cy := cw/2, ih/2
+	ry := float64(ih-1) / 2
+	rx := math.Min(float64(cw/2-margin), ry*2.2)
+	if rx < 1 {
+		rx = math.Max(float64(cw/2-1), 0)
+	}
+	pos := make([]point, n)
+	index := make(map[node.ID]int, n)
+	for i, nv := range s.Nodes {
+		a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(max(n, 1))
+		pos[i] = point{cx + int(math.Round(rx*math.Cos(a))), cy + int(math.Round(ry*math.Sin(a)))}
+		index[nv.ID] = i
+	}
+	ls, note := links(s, index)
+	for _, l := range ls {
+		c := tcLink
+		if cut(s, s.Nodes[l[0]], s.Nodes[l[1]]) {
+			c = tcCut
+		}
+		cv.line(pos[l[0]], pos[l[1]], c)
+	}
+	// cuts named by `cut` are drawn even where the topology's links are not
+	if len(ls) == 0 {
+		for _, c := range s.Cuts {
+			a, ok1 := index[c[0]]
+			b, ok2 := index[c[1]]
+			if ok1 && ok2 {
+				cv.line(pos[a], pos[b], tcCut)
+			}
+		}
+	}
+	est := p.meanDelay(s)
+	fl, bursts := flights(s, est)
+	// beyond what fits, every k-th message is drawn
+	room := max(8, cw*ih/6)
+	stride := 1
+	if len(fl) > room {
+		stride = (len(fl) + room - 1) / room
+	}
+	shown := 0
+	types := []string{}
+	for i := 0; i < len(fl); i += stride {
+		f := fl[i]
+		a, ok1 := index[f.from]
+		b, ok2 := index[f.to]
+		if !ok1 || !ok2 {
+			continue
+		}
+		q := lerp(pos[a], pos[b], f.frac)
+		cv.set(q.x, q.y, '•', typeColour(f.typ))
+		shown++
+		if len(types) < 6 && !slices.Contains(types, f.typ) {
+			types = append(types, f.typ)
+		}
+	}
+	for _, f := range bursts {
+		a, ok1 := index[f.from]
+		b, ok2 := index[f.to]
+		if ok1 && ok2 {
+			q := lerp(pos[a], pos[b], f.frac)
+			cv.set(q.x, q.y, '✶', tcBurst)
+		}
+	}
+	for i, nv := range s.Nodes {
+		c := tcUp
+		switch {
+		case i == sel:
+			c = tcSel
+		case !nv.Up:
+			c = tcDown
+		case nv.Status.Leader == nv.ID:
+			c = tcLead
+		case nv.Group > 0:
+			c = tcGroup + uint8((nv.Group-1)%max(len(p.st.Groups), 1))
+		case nv.Status.CS == node.CSHeld || nv.Slow > 1 || nv.Isolated:
+			c = tcWarn
+		}
+		g := []rune(glyph(nv))[0]
+		if nv.Up && nv.Status.CS == node.CSHeld {
+			g = '◆'
+		}
+		q := pos[i]
+		cv.set(q.x, q.y, g, c)
+		if labels || i == sel {
+			lc := tcText
+			if nv.Group > 0 {
+				lc = tcGroup + uint8((nv.Group-1)%max(len(p.st.Groups), 1))
+			}
+			id := nv.ID.String()
+			if q.x >= cx {
+				cv.text(q.x+1, q.y, id, lc)
+			} else {
+				cv.text(q.x-len(id), q.y, id, lc)
+			}
+		}
+	}
+	lines := cv.render(p.palette())
+	if tw > 0 {
+		rows := p.table(s, sel, tw, ih)
+		// the legend of the message types drawn, below the table if there is room
+		pal := p.palette()
+		if len(rows)+1+len(types) <= ih {
+			rows = append(rows, "")
+			for _, t := range types {
+				rows = append(rows, pal[typeColour(t)].Render("•")+" "+p.st.Muted.Render(t))
+			}
+		}
+		for y := range lines {
+			lines[y] += " "
+			if y < len(rows) {
+				lines[y] += fit(rows[y], tw)
+			}
+		}
+	}
+	title := "Topology · " + topologyName(s.Info.Topology) + " · " + strconv.Itoa(len(fl)) + " in flight"
+	if stride > 1 {
+		title += " (" + strconv.Itoa(shown) + " shown)"
+	}
+	if note != "" {
+		title += " · " + note
+	}
+	return box(p.st, title, lines, p.w, p.h, focused)
+}
+
+func topologyName(t string) string {
+	if t == "" {
+		return "mesh"
+	}
+	return t
+}
+
+// table is one line per node beside the circle: its glyph, role, term and leader
+// (or its critical section state), keeping the selected node in view.
+func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
+	st := p.st
+	n := len(s.Nodes)
+	first := 0
+	if n > h && sel >= h {
+		first = min(sel-h+1, n-h)
+	}
+	idW := 0
+	for _, nv := range s.Nodes {
+		idW = max(idW, len(nv.ID.String()))
+	}
+	out := make([]string, 0, min(n, h))
+	for i := first; i < n && len(out) < h; i++ {
+		nv := s.Nodes[i]
+		id := nv.ID.String()
+		id += strings.Repeat(" ", idW-len(id))
+		var b strings.Builder
+		if i == sel {
+			b.WriteString(st.Selected.Render(id))
+		} else if nv.Group > 0 {
+			b.WriteString(st.Group(nv.Group).Render(id))
+		} else {
+			b.WriteString(id)
+		}
+		b.WriteString(" " + glyph(nv) + " ")
+		if !nv.Up {
+			b.WriteString(st.Down.Render("down"))
+			out = append(out, b.String())
+			continue
+		}
+		role := nv.Status.Role
+		if role == "" {
+			role = "up"
+		}
+		rs := st.Up
+		if nv.Status.Leader == nv.ID {
+			rs = st.Lead
+		}
+		b.WriteString(rs.Render(fit(role, 9)))
+		if nv.Status.Term > 0 {
+			b.WriteString(" t" + strconv.FormatInt(nv.Status.Term, 10))
+		}
+		if s.Info.Family == "mutex" {
+			if nv.Status.CS != node.CSNone {
+				b.WriteString(" cs " + nv.Status.CS.String())
+			}
+		} else if nv.Status.Leader != node.None {
+			b.WriteString(st.Muted.Render(" ldr ") + nv.Status.Leader.String())
+		}
+		if nv.Group > 0 {
+			b.WriteString(" " + st.Group(nv.Group).Render(groupLetter(nv.Group)))
+		}
+		out = append(out, b.String())
+	}
+	return out
+}

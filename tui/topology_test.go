@@ -1,0 +1,187 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// story drives f through a deterministic history, handing every step's snapshot to
+// m as a tick would, so that the history strip folds more than one snapshot: traffic,
+// a crash of the leader, a partition with a split brain, a heal.
+func story(f *fake, m *Model) {
+	tick := func() { m.Update(tickMsg{}) }
+	n := len(f.ids)
+	for range 10 {
+		f.traffic(3)
+		f.publish()
+		tick()
+	}
+	must(f.Do(fmt.Sprintf("crash n%d", n)))
+	tick()
+	for range 10 {
+		f.traffic(3)
+		f.publish()
+		tick()
+	}
+	must(f.Do(fmt.Sprintf("partition n1,n2 | %s", rest(3, n-1))))
+	tick()
+	for range 10 {
+		f.traffic(3)
+		f.publish()
+		tick()
+	}
+	// a message sent and not yet delivered, half way along its link
+	f.t += 500
+	f.inFlight(1, 2, "ELECTION")
+	f.inFlight(3, 1, "COORDINATOR")
+	f.t += 7000
+	f.emit(trace.Event{Ev: trace.TimerEv, Node: 1, Name: "tick"}) // time passes
+	f.publish()
+	tick()
+}
+
+func rest(from, to int) string {
+	var s []string
+	for i := from; i <= to; i++ {
+		s = append(s, fmt.Sprintf("n%d", i))
+	}
+	return strings.Join(s, ",")
+}
+
+func TestTopologyGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		w, h := size[0], size[1]
+		for _, v := range []string{"v", "V"} {
+			name := map[string]string{"v": "topology", "V": "history"}[v]
+			t.Run(fmt.Sprintf("%s-%dx%d", name, w, h), func(t *testing.T) {
+				f := newFake(5, "bully", "election")
+				m := sized(f, w, h)
+				story(f, m)
+				m.Update(keyMsg(v))
+				out := m.Render()
+				checkBox(t, out, w, h)
+				golden.RequireEqual(t, plain(out))
+			})
+		}
+	}
+}
+
+// TestFlowTopology presses v and V in a running dashboard: the topology replaces the
+// cards and follows a crash, the history strip replaces it, and v V bring the cards
+// back.
+func TestFlowTopology(t *testing.T) {
+	f := startFlow(t, scenario(5, "bully", "election"), 120, 40)
+	f.keys("v")
+	f.waitFor("the topology", func(s string) bool {
+		return strings.Contains(s, "Topology · mesh") && !strings.Contains(s, "Nodes (")
+	})
+	f.keys("3", "c")
+	f.waitFor("n3 down in the topology's table", func(s string) bool {
+		return regexp.MustCompile(`n3 ✗ down`).MatchString(s) && strings.Contains(s, "✗n3")
+	})
+	f.keys("V")
+	f.waitFor("the history strip", func(s string) bool {
+		return strings.Contains(s, "History · last 10s") && !strings.Contains(s, "Topology ·")
+	})
+	f.keys("V")
+	f.waitFor("the cards again", func(s string) bool { return strings.Contains(s, "Nodes (5)") })
+}
+
+// TestTopologyInFlight checks the glyph of a message in flight: it moves along its
+// link as virtual time passes, and it is gone once the message is delivered.
+func TestTopologyInFlight(t *testing.T) {
+	f := newFake(2, "bully", "election")
+	f.traffic(1)
+	f.t += 100_000
+	f.inFlight(1, 2, "ELECTION")
+	mid := f.mid
+	p := &topoPane{st: DefaultStyles()}
+	p.SetSize(60, 12)
+	glyphAt := func() (int, int) {
+		for y, l := range strings.Split(plain(p.View(f.st.Snapshot(), -1, false)), "\n") {
+			if x := strings.Index(l, "•"); x >= 0 && !strings.Contains(l, "ELECTION") {
+				return len([]rune(l[:x])), y
+			}
+		}
+		return -1, -1
+	}
+	var path [][2]int
+	for range 3 {
+		f.t += 3000
+		f.emit(trace.Event{Ev: trace.TimerEv, Node: 1, Name: "tick"})
+		x, y := glyphAt()
+		if x < 0 {
+			t.Fatalf("at t=%d no glyph in flight:\n%s", f.t, plain(p.View(f.st.Snapshot(), -1, false)))
+		}
+		path = append(path, [2]int{x, y})
+	}
+	if path[0] == path[1] || path[1] == path[2] || path[0][1] >= path[2][1] {
+		t.Errorf("the glyph does not travel from n1 (top) down to n2: %v", path)
+	}
+	msg := node.Message{Type: "ELECTION", ID: 1}
+	f.emit(trace.Event{Ev: trace.Deliver, From: 1, To: 2, MID: mid, Msg: &msg})
+	if x, _ := glyphAt(); x >= 0 {
+		t.Errorf("a delivered message is still drawn:\n%s", plain(p.View(f.st.Snapshot(), -1, false)))
+	}
+}
+
+// TestHistoryRewind checks that the strip forgets what came after a replay's seek
+// back, and keeps at most historyCap samples.
+func TestHistoryRewind(t *testing.T) {
+	f := newFake(3, "bully", "election")
+	p := &historyPane{st: DefaultStyles()}
+	p.observe(f.st.Snapshot())
+	must(f.Do("crash n3"))
+	p.observe(f.st.Snapshot())
+	if len(p.samples) != 2 || p.samples[1].roles[2] != roleDown {
+		t.Fatalf("samples %v: want the crash of n3 as a second sample", p.samples)
+	}
+	early := *f.st.Snapshot()
+	early.T = p.samples[0].t
+	early.Nodes = slices.Clone(early.Nodes)
+	early.Nodes[2].Up = true
+	p.observe(&early)
+	if len(p.samples) != 1 {
+		t.Errorf("after a seek back, %d samples, want 1", len(p.samples))
+	}
+	s := *f.st.Snapshot()
+	s.Nodes = slices.Clone(s.Nodes)
+	for i := range historyCap * 2 {
+		s.T += 1000
+		s.Nodes[2].Up = i%2 == 0
+		p.observe(&s)
+	}
+	if len(p.samples) != historyCap {
+		t.Errorf("%d samples kept, want at most %d", len(p.samples), historyCap)
+	}
+}
+
+// benchPane measures one pane's View, alone (the rest of the screen has its own
+// benchmarks), on a 160×48 screen with n nodes after a run that the history strip
+// folded, once key has put the pane in the cards' place.
+func benchPane(b *testing.B, n int, key string, view func(m *Model) string) {
+	f := newFake(n, "bully", "election")
+	m := sized(f, 160, 48)
+	story(f, m)
+	m.Update(keyMsg(key))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = view(m)
+	}
+}
+
+func topoView(m *Model) string { return m.topo.View(m.snap, m.sel, false) }
+func histView(m *Model) string { return m.hist.View(m.snap, m.sel, false) }
+
+func BenchmarkTopology64(b *testing.B)   { benchPane(b, 64, "v", topoView) }
+func BenchmarkTopology1000(b *testing.B) { benchPane(b, 1000, "v", topoView) }
+func BenchmarkHistory64(b *testing.B)    { benchPane(b, 64, "V", histView) }
+func BenchmarkHistory1000(b *testing.B)  { benchPane(b, 1000, "V", histView) }
