@@ -34,8 +34,9 @@ func kindName(l lang.Lang, kind string) string {
 // alertsPane lists the latest alerts as intervals: when each was raised and when
 // it cleared, or that it still holds.
 type alertsPane struct {
-	st   *Styles
-	w, h int
+	st      *Styles
+	w, h    int
+	focused bool
 }
 
 func (p *alertsPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -71,7 +72,7 @@ func (p *alertsPane) View(s *trace.Snapshot) string {
 			title += " · " + strconv.Itoa(k) + " " + st.T("tui.alert.openn")
 		}
 	}
-	return box(st, title, lines, p.w, p.h, false)
+	return box(st, title, lines, p.w, p.h, p.focused)
 }
 
 // worstOpen is the most severe open alert (the latest of its kind), if any.

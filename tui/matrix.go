@@ -12,8 +12,9 @@ import (
 // columns targets, and a cell shows whether the observer suspects the target. The
 // observers' current timeouts are on the right.
 type matrixPane struct {
-	st   *Styles
-	w, h int
+	st      *Styles
+	w, h    int
+	focused bool
 }
 
 func (p *matrixPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -104,7 +105,7 @@ func (p *matrixPane) View(s *trace.Snapshot, sel int) string {
 		lines = append(lines, b.String())
 	}
 	title := st.T("tui.title.suspects")
-	return box(st, title, lines, p.w, p.h, false)
+	return box(st, title, lines, p.w, p.h, p.focused)
 }
 
 // pad left-aligns s in w cells (s is plain text).

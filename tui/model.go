@@ -68,8 +68,12 @@ type paneID int
 
 const (
 	paneNodes paneID = iota
+	paneMatrix
 	paneTimeline
+	paneNetwork
 	paneTraffic
+	paneAlerts
+	paneStory
 	nFocusable
 )
 
@@ -423,15 +427,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		m.sel = m.nodes.move(m.sel, msg.String())
-	case m.focus != paneNodes && key.Matches(msg, k.ScrollUp):
+	case m.scrolls() && key.Matches(msg, k.ScrollUp):
 		m.scroll(1)
-	case m.focus != paneNodes && key.Matches(msg, k.ScrollDown):
+	case m.scrolls() && key.Matches(msg, k.ScrollDown):
 		m.scroll(-1)
-	case m.focus != paneNodes && key.Matches(msg, k.PageUp):
+	case m.scrolls() && key.Matches(msg, k.PageUp):
 		m.scroll(max(1, m.lay.timelineH-3))
-	case m.focus != paneNodes && key.Matches(msg, k.PageDown):
+	case m.scrolls() && key.Matches(msg, k.PageDown):
 		m.scroll(-max(1, m.lay.timelineH-3))
-	case m.focus != paneNodes && key.Matches(msg, k.Follow):
+	case m.scrolls() && key.Matches(msg, k.Follow):
 		m.timeline.anchor, m.traffic.anchor = 0, 0
 	case key.Matches(msg, k.Crash):
 		m.onSelected("crash %s")
@@ -528,10 +532,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.traffic.input.CursorEnd()
 		return m.traffic.input.Focus()
 	case key.Matches(msg, k.Focus):
-		m.focus = (m.focus + 1) % nFocusable
-		m.nodes.focused = m.focus == paneNodes
-		m.timeline.focused = m.focus == paneTimeline
-		m.traffic.focused = m.focus == paneTraffic
+		m.nextFocus()
 	case key.Matches(msg, k.Record):
 		name, err := m.c.ToggleRecording()
 		m.refresh()
@@ -571,6 +572,47 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	}
 	return nil
+}
+
+// scrolls reports whether the focused pane scrolls: the timeline and the feed.
+func (m *Model) scrolls() bool { return m.focus == paneTimeline || m.focus == paneTraffic }
+
+// shown reports whether pane p is on screen in the current layout.
+func (m *Model) shown(p paneID) bool {
+	l := m.lay
+	switch p {
+	case paneNodes, paneTraffic:
+		return true
+	case paneMatrix:
+		return !l.compact && l.matrixH > 0
+	case paneAlerts:
+		return !l.compact && l.alertsH > 0
+	case paneStory:
+		return !l.compact && l.storyH > 0
+	}
+	return !l.compact
+}
+
+// nextFocus moves the focus to the next pane on screen, in reading order.
+func (m *Model) nextFocus() {
+	for i := paneID(1); i <= nFocusable; i++ {
+		if p := (m.focus + i) % nFocusable; m.shown(p) {
+			m.setFocus(p)
+			return
+		}
+	}
+}
+
+// setFocus focuses pane p: its border is coloured and its title marked ▸.
+func (m *Model) setFocus(p paneID) {
+	m.focus = p
+	m.nodes.focused = p == paneNodes
+	m.matrix.focused = p == paneMatrix
+	m.timeline.focused = p == paneTimeline
+	m.network.focused = p == paneNetwork
+	m.traffic.focused = p == paneTraffic
+	m.alerts.focused = p == paneAlerts
+	m.story.focused = p == paneStory
 }
 
 func (m *Model) scroll(k int) {
@@ -897,6 +939,9 @@ func (m *Model) relayout() {
 	m.alerts.SetSize(l.rightW, l.alertsH)
 	m.story.SetSize(l.rightW, l.storyH)
 	m.lay = l
+	if !m.shown(m.focus) {
+		m.setFocus(paneNodes)
+	}
 }
 
 // topLines is how many lines lie above the panes: the header, the progress bar in a

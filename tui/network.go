@@ -10,8 +10,9 @@ import (
 
 // networkPane shows the network's knobs and faults.
 type networkPane struct {
-	st   *Styles
-	w, h int
+	st      *Styles
+	w, h    int
+	focused bool
 }
 
 func (p *networkPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -77,5 +78,5 @@ func (p *networkPane) View(s *trace.Snapshot) string {
 		l += st.Muted.Render("  "+st.T("tui.net.dropped")+" ") + st.Bad.Render(strings.Join(drops, " "))
 	}
 	lines = append(lines, l)
-	return box(st, st.T("tui.title.network"), lines, p.w, p.h, false)
+	return box(st, st.T("tui.title.network"), lines, p.w, p.h, p.focused)
 }

@@ -14,8 +14,9 @@ const storyFresh = 10_000_000
 // storyPane narrates: the scenario's description, then each marker as its moment
 // passes.
 type storyPane struct {
-	st   *Styles
-	w, h int
+	st      *Styles
+	w, h    int
+	focused bool
 }
 
 func (p *storyPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -51,7 +52,7 @@ func (p *storyPane) View(s *trace.Snapshot) string {
 	if s.Info.Name != "" {
 		title += " · " + s.Info.Name
 	}
-	return box(st, title, append(desc, marks...), p.w, p.h, false)
+	return box(st, title, append(desc, marks...), p.w, p.h, p.focused)
 }
 
 // storyLine is the one-line story for small screens: the freshest marker, or the

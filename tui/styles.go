@@ -154,7 +154,8 @@ func box(st *Styles, title string, lines []string, w, h int, focused bool) strin
 	}
 	bs, ts := st.Border, st.Title
 	if focused {
-		bs, ts = st.BorderFocused, st.TitleFocused
+		// marked, not only coloured: a monochrome terminal shows it too
+		bs, ts, title = st.BorderFocused, st.TitleFocused, "▸ "+title
 	}
 	inner := w - 2
 	var b strings.Builder

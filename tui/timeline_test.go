@@ -44,3 +44,30 @@ func TestTimelineWideTimes(t *testing.T) {
 		t.Fatalf("timeline at 12,345 s:\n%s", out)
 	}
 }
+
+// TestTabVisitsEveryPane: tab moves the focus through every pane on screen, in
+// reading order, and the focused title is marked ▸.
+func TestTabVisitsEveryPane(t *testing.T) {
+	for _, c := range []struct {
+		algo, fam string
+		want      []string
+	}{
+		{"bully", "election", []string{"Nodes", "Timeline", "Network", "Traffic", "Alerts", "Story", "Nodes"}},
+		{"omega", "detector", []string{"Nodes", "Suspects", "Timeline", "Network", "Traffic", "Alerts", "Story", "Nodes"}},
+	} {
+		m := sized(scenario(5, c.algo, c.fam), 160, 48)
+		var got []string
+		for range c.want {
+			s := plain(m.Render())
+			if n := strings.Count(s, "─ ▸ "); n != 1 {
+				t.Fatalf("%s: %d titles marked ▸:\n%s", c.algo, n, s)
+			}
+			title := strings.Fields(s[strings.Index(s, "─ ▸ ")+len("─ ▸ "):])[0]
+			got = append(got, title)
+			m.Update(keyMsg("tab"))
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%s: tab visits %v, want %v", c.algo, got, c.want)
+		}
+	}
+}
