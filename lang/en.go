@@ -180,6 +180,8 @@ var en = map[string]string{
 	"tui.key.heartbeat":       "hide heartbeats",
 	"tui.key.filter":          "filter feed",
 	"tui.key.focus":           "focus pane",
+	"tui.key.topology":        "topology",
+	"tui.key.history":         "history",
 	"tui.key.record":          "record",
 	"tui.key.marker":          "marker",
 	"tui.key.help":            "help",

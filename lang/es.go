@@ -177,6 +177,8 @@ var es = map[string]string{
 	"tui.key.heartbeat":       "ocultar heartbeats",
 	"tui.key.filter":          "filtrar el tráfico",
 	"tui.key.focus":           "enfocar panel",
+	"tui.key.topology":        "topología",
+	"tui.key.history":         "historial",
 	"tui.key.record":          "grabar",
 	"tui.key.marker":          "marcador",
 	"tui.key.help":            "ayuda",

@@ -177,6 +177,8 @@ var pt = map[string]string{
 	"tui.key.heartbeat":       "ocultar heartbeats",
 	"tui.key.filter":          "filtrar o tráfego",
 	"tui.key.focus":           "focar painel",
+	"tui.key.topology":        "topologia",
+	"tui.key.history":         "histórico",
 	"tui.key.record":          "gravar",
 	"tui.key.marker":          "marcador",
 	"tui.key.help":            "ajuda",

@@ -145,6 +145,8 @@ func (k *KeyMap) localize(l lang.Lang, replay bool) {
 		{&k.Heartbeat, "tui.key.heartbeat"},
 		{&k.Filter, "tui.key.filter"},
 		{&k.Focus, "tui.key.focus"},
+		{&k.Topology, "tui.key.topology"},
+		{&k.History, "tui.key.history"},
 		{&k.Record, "tui.key.record"},
 		{&k.Marker, "tui.key.marker"},
 		{&k.Help, "tui.key.help"},
