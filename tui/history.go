@@ -2,7 +2,6 @@ package tui
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -134,7 +133,7 @@ func (p *historyPane) roleStyle(r role) lipgloss.Style {
 // historyWindow of virtual time, now at the right edge.
 func (p *historyPane) View(s *trace.Snapshot, sel int, focused bool) string {
 	iw, ih := p.w-2, p.h-2
-	title := "History · last " + strconv.Itoa(historyWindow/1_000_000) + "s · now at right"
+	title := p.st.Lang.F("tui.title.history", historyWindow/1_000_000)
 	if iw < 8 || ih < 1 {
 		return box(p.st, title, nil, p.w, p.h, focused)
 	}
@@ -204,7 +203,7 @@ func (p *historyPane) View(s *trace.Snapshot, sel int, focused bool) string {
 		for _, it := range []struct {
 			r    role
 			text string
-		}{{roleUp, "up"}, {roleDown, "down"}, {roleLeader, "leader"}, {roleCandidate, "candidate"}, {roleCS, "in CS"}, {roleSuspected, "suspected"}} {
+		}{{roleUp, p.st.T("tui.node.up")}, {roleDown, p.st.T("tui.node.down")}, {roleLeader, p.st.Lang.Word("leader")}, {roleCandidate, p.st.Lang.Word("candidate")}, {roleCS, p.st.T("tui.hist.incs")}, {roleSuspected, p.st.T("tui.hist.suspected")}} {
 			l.WriteString(p.roleStyle(it.r).Render(string(roleCells[it.r])) + " " + p.st.Muted.Render(it.text) + "  ")
 		}
 		lines = append(lines, l.String())

@@ -333,15 +333,15 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 	case trace.Crash:
 		x := col[e.Node]
 		cv.set(x, '✖', clDown)
-		cv.text(x+2, "crash", clDown)
+		cv.text(x+2, p.st.T("tui.tl.crash"), clDown)
 	case trace.Recover:
 		x := col[e.Node]
 		cv.set(x, '↻', clEvent)
-		cv.text(x+2, "recover #"+strconv.FormatInt(e.Inc, 10), clEvent)
+		cv.text(x+2, p.st.T("tui.tl.recover")+" #"+strconv.FormatInt(e.Inc, 10), clEvent)
 	case trace.Isolate:
 		x := col[e.Node]
 		cv.set(x, '◌', clEvent)
-		cv.text(x+2, "isolated", clEvent)
+		cv.text(x+2, p.st.T("tui.node.isolated"), clEvent)
 	case trace.Request:
 		x := col[e.Node]
 		cv.set(x, '?', clEvent)
@@ -351,24 +351,24 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 		for i, g := range e.Groups {
 			parts[i] = idList(g)
 		}
-		cv.text(1, "┄ partition "+strings.Join(parts, " | ")+" ┄", clEvent)
+		cv.text(1, "┄ "+p.st.T("tui.part.partition")+" "+strings.Join(parts, " | ")+" ┄", clEvent)
 	case trace.Cut:
-		cv.text(1, "┄ cut "+e.From.String()+"↛"+e.To.String()+" ┄", clEvent)
+		cv.text(1, "┄ "+p.st.T("tui.tl.cut")+" "+e.From.String()+"↛"+e.To.String()+" ┄", clEvent)
 	case trace.Heal:
-		cv.text(1, "┄ heal ┄", clEvent)
+		cv.text(1, "┄ "+p.st.T("tui.tl.heal")+" ┄", clEvent)
 	case trace.GST:
-		cv.text(1, "┄ GST: synchronous from here ┄", clEvent)
+		cv.text(1, "┄ "+p.st.T("tui.tl.gst")+" ┄", clEvent)
 	case trace.Marker:
 		cv.text(1, "❝ "+e.Text, clText)
 	case trace.Alert:
 		cv.text(1, "⚠ "+e.Kind+": "+e.Text, clDrop)
 	case trace.Detect:
-		cv.text(1, "◎ all suspect "+e.Node.String()+" after "+e.Value, clEvent)
+		cv.text(1, "◎ "+p.st.Lang.F("tui.tl.detect", e.Node.String(), e.Value), clEvent)
 	case trace.Knob:
 		if e.Name == "slow" {
 			x := col[e.Node]
 			cv.set(x, '◐', clEvent)
-			cv.text(x+2, "slow×"+e.Value, clEvent)
+			cv.text(x+2, p.st.T("tui.node.slow")+"×"+e.Value, clEvent)
 		} else {
 			cv.text(1, "┄ set "+e.Name+" "+e.Value+" ┄", clEvent)
 		}

@@ -341,7 +341,7 @@ func cut(s *trace.Snapshot, a, b trace.NodeView) bool {
 func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
 	iw, ih := p.w-2, p.h-2
 	if iw < 4 || ih < 1 {
-		return box(p.st, "Topology", nil, p.w, p.h, focused)
+		return box(p.st, p.st.T("tui.title.topology"), nil, p.w, p.h, focused)
 	}
 	n := len(s.Nodes)
 	// a table of the nodes at the right when there is room for it
@@ -475,9 +475,9 @@ func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
 			}
 		}
 	}
-	title := "Topology · " + topologyName(s.Info.Topology) + " · " + strconv.Itoa(len(fl)) + " in flight"
+	title := p.st.T("tui.title.topology") + " · " + topologyName(s.Info.Topology) + " · " + strconv.Itoa(len(fl)) + " " + p.st.T("tui.net.inflight")
 	if stride > 1 {
-		title += " (" + strconv.Itoa(shown) + " shown)"
+		title += " (" + p.st.Lang.F("tui.topo.shown", shown) + ")"
 	}
 	if note != "" {
 		title += " · " + note
@@ -520,13 +520,13 @@ func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
 		}
 		b.WriteString(" " + glyph(nv) + " ")
 		if !nv.Up {
-			b.WriteString(st.Down.Render("down"))
+			b.WriteString(st.Down.Render(st.T("tui.node.down")))
 			out = append(out, b.String())
 			continue
 		}
-		role := nv.Status.Role
+		role := st.Lang.Word(nv.Status.Role)
 		if role == "" {
-			role = "up"
+			role = st.T("tui.node.up")
 		}
 		rs := st.Up
 		if nv.Status.Leader == nv.ID {
@@ -538,10 +538,10 @@ func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
 		}
 		if s.Info.Family == "mutex" {
 			if nv.Status.CS != node.CSNone {
-				b.WriteString(" cs " + nv.Status.CS.String())
+				b.WriteString(" " + st.T("tui.node.cs") + " " + st.Lang.Word(nv.Status.CS.String()))
 			}
 		} else if nv.Status.Leader != node.None {
-			b.WriteString(st.Muted.Render(" ldr ") + nv.Status.Leader.String())
+			b.WriteString(st.Muted.Render(" "+st.T("tui.card.ldr")+" ") + nv.Status.Leader.String())
 		}
 		if nv.Group > 0 {
 			b.WriteString(" " + st.Group(nv.Group).Render(groupLetter(nv.Group)))
