@@ -203,8 +203,6 @@ var en = map[string]string{
 	"tui.tl.heal":             "heal",
 	"tui.tl.gst":              "GST: synchronous from here",
 	"tui.tl.detect":           "all suspect %s after %s",
-	"tui.key.topology":        "topology",
-	"tui.key.history":         "history",
 	"tui.title.topology":      "Topology",
 	"tui.topo.shown":          "%d shown",
 	"tui.title.history":       "History · last %ds · now at right",

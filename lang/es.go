@@ -200,8 +200,6 @@ var es = map[string]string{
 	"tui.tl.heal":             "reparación",
 	"tui.tl.gst":              "GST: síncrono desde aquí",
 	"tui.tl.detect":           "todos sospechan de %s tras %s",
-	"tui.key.topology":        "topología",
-	"tui.key.history":         "historial",
 	"tui.title.topology":      "Topología",
 	"tui.topo.shown":          "%d mostrados",
 	"tui.title.history":       "Historial · últimos %ds · ahora a la derecha",

@@ -200,8 +200,6 @@ var pt = map[string]string{
 	"tui.tl.heal":             "cura",
 	"tui.tl.gst":              "GST: síncrono daqui em diante",
 	"tui.tl.detect":           "todos suspeitam de %s após %s",
-	"tui.key.topology":        "topologia",
-	"tui.key.history":         "histórico",
 	"tui.title.topology":      "Topologia",
 	"tui.topo.shown":          "%d mostradas",
 	"tui.title.history":       "Histórico · últimos %ds · agora à direita",

@@ -152,8 +152,6 @@ func (k *KeyMap) localize(l lang.Lang, replay bool) {
 		{&k.Help, "tui.key.help"},
 		{&k.Quit, "tui.key.quit"},
 		{&k.Interrupt, "tui.key.interrupt"},
-		{&k.Topology, "tui.key.topology"},
-		{&k.History, "tui.key.history"},
 		{&k.ScrollUp, "tui.key.scrollup"},
 		{&k.ScrollDown, "tui.key.scrolldown"},
 		{&k.PageUp, "tui.key.pageup"},
