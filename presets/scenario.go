@@ -792,7 +792,7 @@ func (s *Scenario) Info(cfg netsim.Config) trace.Info {
 	return trace.Info{Name: s.Name, Description: s.Description, Algorithm: s.Algorithm, Family: string(cfg.Spec.Family),
 		IDs: cfg.IDs, Topology: s.Topology, Latency: cfg.Net.Latency.String(), Loss: cfg.Net.Loss, Dup: cfg.Net.Dup,
 		Delta: node.Micros(cfg.Net.Delta), GST: gstUS, Until: node.Micros(cfg.Until),
-		PreLatency: cfg.Net.PreLatency.String(), PreLoss: cfg.Net.PreLoss}
+		PreLatency: cfg.Net.PreLatency.String(), PreLoss: cfg.Net.PreLoss, Edges: netsim.Edges(cfg)}
 }
 
 // FromJSON reads a scenario back from a trace header and checks it again.

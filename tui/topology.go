@@ -22,6 +22,10 @@ type topoPane struct {
 	st   *Styles
 	w, h int
 
+	// the graph layout of the last graph drawn, in the unit square, and the edges
+	// it was made for
+	layEdges [][2]node.ID
+	layout   [][2]float64
 	// the latency the last snapshot named and the mean delay read from it (µs)
 	lat string
 	est int64
@@ -275,6 +279,16 @@ func msgType(e *trace.Event) string {
 // are left out.
 func links(s *trace.Snapshot, index map[node.ID]int) (out [][2]int, note string) {
 	n := len(s.Nodes)
+	if len(s.Info.Edges) > 0 {
+		for _, e := range s.Info.Edges {
+			a, ok1 := index[e[0]]
+			b, ok2 := index[e[1]]
+			if ok1 && ok2 {
+				out = append(out, [2]int{a, b})
+			}
+		}
+		return out, ""
+	}
 	switch s.Info.Topology {
 	case "ring":
 		for i := 0; i < n && n > 2; i++ {
@@ -284,8 +298,9 @@ func links(s *trace.Snapshot, index map[node.ID]int) (out [][2]int, note string)
 			out = append(out, [2]int{0, 1})
 		}
 	case "graph":
-		// the header does not carry a graph's edges: draw the links that carried a
-		// recent message (a send to a non-neighbour is dropped for the topology)
+		// without the graph's edges (a header that does not carry them), draw the
+		// links that carried a recent message (a send to a non-neighbour is dropped
+		// for the topology)
 		bad := map[uint64]bool{}
 		for i := range s.Recent {
 			if e := &s.Recent[i]; e.Ev == trace.Drop && e.Reason == trace.ReasonTopology {
@@ -373,6 +388,12 @@ func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
 		a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(max(n, 1))
 		pos[i] = point{cx + int(math.Round(rx*math.Cos(a))), cy + int(math.Round(ry*math.Sin(a)))}
 		index[nv.ID] = i
+	}
+	if g := p.graphLayout(s, index); g != nil {
+		// a graph is laid out by its links, scaled into the circle's box
+		for i, u := range g {
+			pos[i] = point{cx + int(math.Round(rx*(2*u[0]-1))), cy + int(math.Round(ry*(2*u[1]-1)))}
+		}
 	}
 	ls, note := links(s, index)
 	for _, l := range ls {
@@ -549,4 +570,88 @@ func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// graphNodes is the largest graph laid out by its links; a larger one stays on the
+// circle, since the layout costs time quadratic in the nodes.
+const graphNodes = 100
+
+// graphLayout places the nodes of a graph topology by a force-directed layout
+// (Fruchterman and Reingold, 1991): linked nodes pull together, all push apart. It
+// starts from the circle and runs a fixed number of rounds, so it is the same on
+// every run, and it is computed once per graph. Nil for any other topology.
+func (p *topoPane) graphLayout(s *trace.Snapshot, index map[node.ID]int) [][2]float64 {
+	n := len(s.Nodes)
+	if s.Info.Topology != "graph" || len(s.Info.Edges) == 0 || n < 3 || n > graphNodes {
+		return nil
+	}
+	if len(p.layout) == n && len(p.layEdges) == len(s.Info.Edges) && &p.layEdges[0] == &s.Info.Edges[0] {
+		return p.layout
+	}
+	pos := make([][2]float64, n)
+	for i := range pos {
+		a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
+		pos[i] = [2]float64{0.5 + 0.5*math.Cos(a), 0.5 + 0.5*math.Sin(a)}
+	}
+	var es [][2]int
+	for _, e := range s.Info.Edges {
+		a, ok1 := index[e[0]]
+		b, ok2 := index[e[1]]
+		if ok1 && ok2 {
+			es = append(es, [2]int{a, b})
+		}
+	}
+	k := 1 / math.Sqrt(float64(n))
+	disp := make([][2]float64, n)
+	const rounds = 200
+	for r := range rounds {
+		clear(disp)
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				dx, dy := pos[i][0]-pos[j][0], pos[i][1]-pos[j][1]
+				d := math.Max(math.Hypot(dx, dy), 1e-6)
+				f := k * k / d / d
+				disp[i][0] += dx * f
+				disp[i][1] += dy * f
+				disp[j][0] -= dx * f
+				disp[j][1] -= dy * f
+			}
+		}
+		for _, e := range es {
+			a, b := e[0], e[1]
+			dx, dy := pos[a][0]-pos[b][0], pos[a][1]-pos[b][1]
+			d := math.Hypot(dx, dy)
+			f := d / k
+			disp[a][0] -= dx * f
+			disp[a][1] -= dy * f
+			disp[b][0] += dx * f
+			disp[b][1] += dy * f
+		}
+		temp := 0.1 * (1 - float64(r)/rounds)
+		for i := range pos {
+			d := math.Hypot(disp[i][0], disp[i][1])
+			if d > 0 {
+				step := math.Min(d, temp) / d
+				pos[i][0] += disp[i][0] * step
+				pos[i][1] += disp[i][1] * step
+			}
+		}
+	}
+	// fit the layout into the unit square
+	lo, hi := pos[0], pos[0]
+	for _, q := range pos {
+		lo = [2]float64{math.Min(lo[0], q[0]), math.Min(lo[1], q[1])}
+		hi = [2]float64{math.Max(hi[0], q[0]), math.Max(hi[1], q[1])}
+	}
+	for i := range pos {
+		for c := range 2 {
+			if w := hi[c] - lo[c]; w > 1e-9 {
+				pos[i][c] = (pos[i][c] - lo[c]) / w
+			} else {
+				pos[i][c] = 0.5
+			}
+		}
+	}
+	p.layEdges, p.layout = s.Info.Edges, pos
+	return pos
 }

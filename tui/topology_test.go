@@ -185,3 +185,36 @@ func BenchmarkTopology64(b *testing.B)   { benchPane(b, 64, "v", topoView) }
 func BenchmarkTopology1000(b *testing.B) { benchPane(b, 1000, "v", topoView) }
 func BenchmarkHistory64(b *testing.B)    { benchPane(b, 64, "V", histView) }
 func BenchmarkHistory1000(b *testing.B)  { benchPane(b, 1000, "V", histView) }
+
+// TestTopologyGoldenGraphs draws a ring and a graph laid out by its links (the
+// yoyo preset's shape: 10 nodes, 15 links), from the header's edges.
+func TestTopologyGoldenGraphs(t *testing.T) {
+	ring := [][2]node.ID{}
+	for i := 1; i <= 8; i++ {
+		ring = append(ring, [2]node.ID{node.ID(i), node.ID(i%8 + 1)})
+	}
+	graph := [][2]node.ID{{1, 4}, {1, 7}, {2, 5}, {2, 10}, {3, 6}, {3, 10}, {4, 8}, {4, 10},
+		{5, 9}, {5, 10}, {6, 9}, {6, 10}, {7, 8}, {8, 9}, {9, 10}}
+	for _, c := range []struct {
+		name, topo string
+		n          int
+		edges      [][2]node.ID
+	}{{"ring", "ring", 8, ring}, {"graph", "graph", 10, graph}} {
+		for _, size := range [][2]int{{80, 20}, {160, 40}} {
+			t.Run(fmt.Sprintf("%s-%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
+				f := newFake(c.n, "yoyo", "election")
+				f.traffic(3)
+				f.inFlight(1, 4, "ID")
+				f.t += 5000
+				f.emit(trace.Event{Ev: trace.TimerEv, Node: 1, Name: "tick"})
+				s := f.st.Snapshot()
+				s.Info.Topology, s.Info.Edges = c.topo, c.edges
+				p := &topoPane{st: DefaultStyles()}
+				p.SetSize(size[0], size[1])
+				out := p.View(s, 0, false)
+				checkBox(t, out, size[0], size[1])
+				golden.RequireEqual(t, plain(out))
+			})
+		}
+	}
+}

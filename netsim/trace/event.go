@@ -146,4 +146,7 @@ type Info struct {
 	Until       int64     `json:"until_us"`
 	PreLatency  string    `json:"pre_gst_latency,omitempty"`
 	PreLoss     float64   `json:"pre_gst_loss,omitempty"`
+	// Edges is the links of a ring or graph topology (nil for a mesh), derived from
+	// the scenario for the dashboard's topology view; never written.
+	Edges [][2]node.ID `json:"-"`
 }
