@@ -376,7 +376,9 @@ func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
 	if labels {
 		margin = 5
 	}
-	cx, cy := cw/2, ih/2
+	cx := cw / 2
+	// the centre, exact, so that rounding keeps every node inside the box
+	fx, fy := float64(cw-1)/2, float64(ih-1)/2
 	ry := float64(ih-1) / 2
 	rx := math.Min(float64(cw/2-margin), ry*2.2)
 	if rx < 1 {
@@ -386,13 +388,13 @@ func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
 	index := make(map[node.ID]int, n)
 	for i, nv := range s.Nodes {
 		a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(max(n, 1))
-		pos[i] = point{cx + int(math.Round(rx*math.Cos(a))), cy + int(math.Round(ry*math.Sin(a)))}
+		pos[i] = point{int(math.Round(fx + rx*math.Cos(a))), int(math.Round(fy + ry*math.Sin(a)))}
 		index[nv.ID] = i
 	}
 	if g := p.graphLayout(s, index); g != nil {
 		// a graph is laid out by its links, scaled into the circle's box
 		for i, u := range g {
-			pos[i] = point{cx + int(math.Round(rx*(2*u[0]-1))), cy + int(math.Round(ry*(2*u[1]-1)))}
+			pos[i] = point{int(math.Round(fx + rx*(2*u[0]-1))), int(math.Round(fy + ry*(2*u[1]-1)))}
 		}
 	}
 	ls, note := links(s, index)

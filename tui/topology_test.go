@@ -218,3 +218,28 @@ func TestTopologyGoldenGraphs(t *testing.T) {
 		}
 	}
 }
+
+// TestTopologyEveryNodeInside draws 10 nodes on the circle and as a graph at many
+// sizes: every node's glyph is inside the box (none rounded off its edge).
+func TestTopologyEveryNodeInside(t *testing.T) {
+	graph := [][2]node.ID{{1, 4}, {1, 7}, {2, 5}, {2, 10}, {3, 6}, {3, 10}, {4, 8}, {4, 10},
+		{5, 9}, {5, 10}, {6, 9}, {6, 10}, {7, 8}, {8, 9}, {9, 10}}
+	f := newFake(10, "yoyo", "election")
+	for _, topo := range []string{"mesh", "graph"} {
+		for h := 12; h <= 24; h++ {
+			for w := 40; w <= 54; w += 7 {
+				s := f.st.Snapshot()
+				s.Info.Topology, s.Info.Edges = topo, nil
+				if topo == "graph" {
+					s.Info.Edges = graph
+				}
+				p := &topoPane{st: DefaultStyles()}
+				p.SetSize(w, h)
+				out := plain(p.View(s, -1, false))
+				if k := strings.Count(out, "●") + strings.Count(out, "★"); k != 10 {
+					t.Errorf("%s at %d×%d: %d nodes drawn, want 10:\n%s", topo, w, h, k, out)
+				}
+			}
+		}
+	}
+}
