@@ -358,7 +358,7 @@ func (c *exportCmd) Run() error {
 		end = t.Events[n-1].T
 	}
 	o.Cast.Render = tui.ReplayRenderer(len(t.Events), end, export.MarkTimes(t))
-	o.TraceName = c.File
+	o.TraceName, o.Lang = c.File, ui
 	// Render first, so that a refused export leaves no file behind.
 	var outs []string
 	if o.Split && o.Format == "mermaid" {

@@ -16,6 +16,7 @@ package export
 
 import (
 	"fmt"
+	"github.com/clusterlab/clusterlab/lang"
 	"io"
 	"math"
 	"path/filepath"
@@ -146,6 +147,9 @@ type Options struct {
 	Table string
 	// TraceName is the trace's file name, for the commands the report shows.
 	TraceName string
+	// Lang is the md report's language for headings and fixed texts (English by
+	// default); the data, message types and commands are the same in every one.
+	Lang lang.Lang
 }
 
 // ParseOptions checks f against trace t. Errors are one line naming the flag and

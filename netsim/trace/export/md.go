@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -33,6 +34,7 @@ type timelineRow struct {
 
 // report is everything the Markdown report shows, gathered in one pass.
 type report struct {
+	l   lang.Lang // the language of headings and fixed texts
 	t   *trace.Trace
 	w   Window
 	ids []node.ID
@@ -90,7 +92,7 @@ func Markdown(out io.Writer, t *trace.Trace, w Window) error {
 func markdown(out io.Writer, t *trace.Trace, o Options) error {
 	w, split := o.Window, o.Split
 	r := gather(t, w)
-	r.split, r.traceName = split, o.TraceName
+	r.split, r.traceName, r.l = split, o.TraceName, o.Lang
 	if split {
 		parts, err := MermaidParts(t, w)
 		if err != nil {
@@ -253,6 +255,9 @@ func gather(t *trace.Trace, w Window) *report {
 	return r
 }
 
+// T is the report's text for key in its language.
+func (r *report) T(key string) string { return r.l.T(key) }
+
 func (r *report) fate(typ string) *typeFate {
 	f, ok := r.types[typ]
 	if !ok {
@@ -266,17 +271,17 @@ func (r *report) write(b *bufio.Writer) {
 	t, info := r.t, &r.t.Header.Info
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 
-	p("# Homework report: %s\n\n", mdText(info.Name))
+	p("# %s: %s\n\n", r.T("md.title"), mdText(info.Name))
 	if d := strings.Join(strings.Fields(info.Description), " "); d != "" {
 		p("%s\n\n", mdText(d))
 	}
 	p("| | |\n|---|---|\n")
-	p("| Scenario | %s |\n", mdText(info.Name))
-	p("| Algorithm | %s (%s) |\n", mdText(info.Algorithm), mdText(info.Family))
-	p("| Seed | %d |\n", t.Header.Seed)
-	p("| Nodes | %d: %s (%s topology) |\n", len(info.IDs), joinIDs(info.IDs, " "), mdText(info.Topology))
-	p("| Network | %s |\n", mdText(networkText(info)))
-	p("| Recording | %d events", len(t.Events))
+	p("| %s | %s |\n", r.T("md.scenario"), mdText(info.Name))
+	p("| %s | %s (%s) |\n", r.T("md.algorithm"), mdText(info.Algorithm), mdText(r.l.Family(info.Family)))
+	p("| %s | %d |\n", r.T("md.seed"), t.Header.Seed)
+	p("| %s | %d: %s ("+r.T("md.topology")+") |\n", r.T("md.nodes"), len(info.IDs), joinIDs(info.IDs, " "), mdText(info.Topology))
+	p("| %s | %s |\n", r.T("md.network"), mdText(networkText(info)))
+	p("| %s | %d %s", r.T("md.recording"), len(t.Events), r.T("md.events"))
 	if n := len(t.Events); n > 0 {
 		p(", %s to %s", fmtT(t.Events[0].T), fmtT(t.Events[n-1].T))
 	}
@@ -286,15 +291,15 @@ func (r *report) write(b *bufio.Writer) {
 	}
 	p(" |\n")
 	if t.End == nil {
-		p("| Note | **incomplete recording**: it has no end record (the recorder was killed, or the file was cut); `clusterlab verify --partial` checks the events it has |\n")
+		p("| %s | **incomplete recording**: it has no end record (the recorder was killed, or the file was cut); `clusterlab verify --partial` checks the events it has |\n", r.T("md.note"))
 	}
 	if t.Hash != "" {
-		p("| Trace hash | `%s` (check with `clusterlab verify`) |\n", t.Hash)
+		p("| %s | `%s` ("+r.T("md.checkwith")+" `clusterlab verify`) |\n", r.T("md.hash"), t.Hash)
 	}
 	if t.Truncated {
-		p("| Note | the trace's last line was cut short (the recorder was killed) and is left out |\n")
+		p("| %s | the trace's last line was cut short (the recorder was killed) and is left out |\n", r.T("md.note"))
 	}
-	p("| This report | %s: %d events", mdText(r.w.Describe()), r.events)
+	p("| %s | %s: %d %s", r.T("md.thisreport"), mdText(r.w.Describe()), r.events, r.T("md.events"))
 	if r.first >= 0 {
 		p(", %s to %s", fmtT(r.first), fmtT(r.last))
 	}
@@ -303,18 +308,18 @@ func (r *report) write(b *bufio.Writer) {
 	r.writeReproduce(p)
 	r.writeSettings(p)
 
-	p("## Faults and leader changes\n\n")
+	p("## %s\n\n", r.T("md.h.faults"))
 	if len(r.timeline) == 0 {
-		p("No faults, markers or leader changes.\n\n")
+		p("%s\n\n", r.T("md.nofaults"))
 	} else {
 		if slices.ContainsFunc(r.timeline, func(row timelineRow) bool { return row.leader != nil }) {
 			p("A leader change is a node naming a leader other than the one it named last; changes to the same leader in a row are one line.\n\n")
 		}
-		p("| time | event |\n|---:|---|\n")
+		p("| %s | %s |\n|---:|---|\n", r.T("md.col.time"), r.T("md.col.event"))
 		for _, row := range r.timeline {
 			text := row.text
 			if c := row.leader; c != nil {
-				text = "leader change: " + c.text()
+				text = r.T("md.leaderchange") + ": " + c.text()
 				if c.Last > c.T {
 					text += ", until " + fmtT(c.Last)
 				}
@@ -330,12 +335,12 @@ func (r *report) write(b *bufio.Writer) {
 	r.writeAlerts(p)
 
 	if len(r.detects) > 0 || info.Family == "detector" {
-		p("## Detection latencies\n\n")
-		p("The time from a crash until every live node suspects the crashed one.\n\n")
+		p("## %s\n\n", r.T("md.h.detection"))
+		p("%s\n\n", r.T("md.detection.what"))
 		if len(r.detects) == 0 && len(r.crashes) == 0 {
-			p("No crash to detect.\n\n")
+			p("%s\n\n", r.T("md.nocrash"))
 		} else {
-			p("| node | crashed at | detected at | latency |\n|---|---:|---:|---:|\n")
+			p("| %s | %s | %s | %s |\n|---|---:|---:|---:|\n", r.T("md.col.node"), r.T("md.col.crashedat"), r.T("md.col.detectedat"), r.T("md.col.latency"))
 			detected := map[*trace.Event]bool{}
 			for _, d := range r.detects {
 				crashed := "?"
@@ -351,7 +356,7 @@ func (r *report) write(b *bufio.Writer) {
 			}
 			for _, c := range r.crashes {
 				if !detected[c] {
-					p("| %v | %s | not by every live node | |\n", c.Node, fmtT(c.T))
+					p("| %v | %s | %s | |\n", c.Node, fmtT(c.T), r.T("md.notbyall"))
 				}
 			}
 			p("\n")
@@ -359,11 +364,11 @@ func (r *report) write(b *bufio.Writer) {
 	}
 
 	if len(r.expects) > 0 {
-		p("## Expectations\n\n| time | expectation | result | observed |\n|---:|---|---|---|\n")
+		p("## %s\n\n| %s | %s | %s | %s |\n|---:|---|---|---|\n", r.T("md.h.expectations"), r.T("md.col.time"), r.T("md.col.expectation"), r.T("md.col.result"), r.T("md.col.observed"))
 		for _, e := range r.expects {
-			res := "pass"
+			res := r.T("sim.pass")
 			if e.OK != nil && !*e.OK {
-				res = "**FAIL**"
+				res = "**" + r.T("sim.fail") + "**"
 			}
 			p("| %s | %s | %s | %s |\n", fmtT(e.T), mdText(e.Text), res, mdText(e.Value))
 		}
@@ -373,14 +378,14 @@ func (r *report) write(b *bufio.Writer) {
 	r.writeFinal(p)
 
 	if r.split {
-		p("## Sequence diagram\n\nAll of %s, in %s of at most %d characters each (Mermaid's limit), in time order; the numbering goes on from one to the next.\n",
+		p("## "+r.T("md.h.diagram")+"\n\nAll of %s, in %s of at most %d characters each (Mermaid's limit), in time order; the numbering goes on from one to the next.\n",
 			mdText(r.w.Describe()), plural(len(r.parts), "diagram"), MermaidMaxText)
 		for _, d := range r.parts {
 			p("\n```mermaid\n%s```\n", d)
 		}
 	} else {
 		dw, what := r.diagramWindow()
-		p("## Sequence diagram\n\n%s\n\n", what)
+		p("## %s\n\n%s\n\n", r.T("md.h.diagram"), what)
 		var d strings.Builder
 		mermaid(&d, t, dw, "", 1, nil)
 		p("```mermaid\n%s```\n", d.String())
@@ -389,9 +394,9 @@ func (r *report) write(b *bufio.Writer) {
 }
 
 func (r *report) writeMessages(p func(string, ...any)) {
-	p("## Messages by type and fate\n\n")
+	p("## %s\n\n", r.T("md.h.messages"))
 	if len(r.types) == 0 {
-		p("No messages.\n\n")
+		p("%s\n\n", r.T("md.nomessages"))
 		return
 	}
 	var types []string
@@ -403,7 +408,7 @@ func (r *report) writeMessages(p func(string, ...any)) {
 	for _, f := range r.types {
 		dups = dups || f.dups > 0
 	}
-	p("| type | sent | delivered | dropped |")
+	p("| %s | %s | %s | %s |", r.T("md.col.type"), r.T("sim.col.sent"), r.T("sim.col.delivered"), r.T("sim.col.dropped"))
 	sep := "|---|---:|---:|---:|"
 	for _, reason := range r.reasons {
 		p(" %s |", reason)
@@ -441,7 +446,7 @@ func (r *report) writeMessages(p func(string, ...any)) {
 		}
 	}
 	if len(types) > 1 {
-		row("**all**", &total)
+		row("**"+r.T("md.all")+"**", &total)
 	}
 	p("\n")
 	if len(r.reasons) > 0 {
@@ -526,7 +531,7 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 		}
 		return strings.Join(parts, ", ")
 	}
-	p("## Message count against the textbook\n\n")
+	p("## %s\n\n", r.T("md.h.textbook"))
 	unit, count := "election", r.elections
 	if mutex {
 		unit, count = "critical-section entry", r.entries
@@ -581,7 +586,7 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 	p("\n\n")
 	if election && len(r.agreedAt) > 0 {
 		p("Each election, with the messages sent since the one before (from the start for the first), heartbeats left out:\n\n")
-		p("| election | agreed at | leader | messages without heartbeats |")
+		p("| %s | %s | %s | %s |", r.T("md.col.election"), r.T("md.col.agreedat"), r.T("md.col.leader"), r.T("md.col.withouthb"))
 		if ok && per == "election" {
 			p(" textbook |\n|---:|---:|---|---:|---:|\n")
 		} else {

@@ -57,7 +57,7 @@ func (r *report) writeReproduce(p func(string, ...any)) {
 	if r.traceName == "" {
 		file = "TRACE.jsonl"
 	}
-	p("## Reproduce\n\n")
+	p("## %s\n\n", r.T("md.h.reproduce"))
 	name := presetName(t)
 	until := t.Header.Info.Until
 	if t.End != nil {
@@ -97,7 +97,7 @@ func shellQuote(s string) string {
 func (r *report) writeSettings(p func(string, ...any)) {
 	info := &r.t.Header.Info
 	s := scenarioOf(r.t)
-	p("## Parameters and network\n\n")
+	p("## %s\n\n", r.T("md.h.settings"))
 	given := map[string]any{}
 	if s != nil {
 		given = s.Params
@@ -127,13 +127,13 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	if len(rows) == 0 {
 		p("%s takes no parameters.\n\n", mdText(info.Algorithm))
 	} else {
-		p("| parameter of %s | value |\n|---|---|\n", mdText(info.Algorithm))
+		p("| "+r.T("md.col.paramof")+" | %s |\n|---|---|\n", mdText(info.Algorithm), r.T("md.col.value"))
 		for _, x := range rows {
 			p("| %s | %s |\n", mdText(x.name), mdText(x.value))
 		}
 		p("\n`clusterlab algos` says what each parameter means.\n\n")
 	}
-	p("| network | |\n|---|---|\n")
+	p("| %s | |\n|---|---|\n", r.T("md.col.network"))
 	topo := info.Topology
 	if s != nil && s.Degree != 0 {
 		topo += fmt.Sprintf(", degree %d", s.Degree)
@@ -141,9 +141,9 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	if s != nil && len(s.Edges) > 0 {
 		topo += fmt.Sprintf(", %d edges", len(s.Edges))
 	}
-	p("| topology | %s |\n", mdText(topo))
-	p("| latency | %s |\n", mdText(info.Latency))
-	p("| loss | %g |\n| duplication | %g |\n| Δ (delay bound after GST) | %s |\n", info.Loss, info.Dup, fmtT(info.Delta))
+	p("| %s | %s |\n", r.T("md.col.topology"), mdText(topo))
+	p("| %s | %s |\n", r.T("md.col.latency"), mdText(info.Latency))
+	p("| %s | %g |\n| %s | %g |\n| %s | %s |\n", r.T("md.col.loss"), info.Loss, r.T("md.col.dup"), info.Dup, r.T("md.col.delta"), fmtT(info.Delta))
 	switch {
 	case info.GST == 0:
 		p("| GST | 0s: synchronous from the start |\n")
@@ -164,7 +164,7 @@ func (r *report) writeSettings(p func(string, ...any)) {
 		b, _ := json.Marshal(m)
 		p("| monitors | %s |\n", mdText(jsonText(b)))
 	}
-	p("| run until | %s |\n\n", fmtT(info.Until))
+	p("| %s | %s |\n\n", r.T("md.col.until"), fmtT(info.Until))
 }
 
 // valueText renders a parameter value as TOML would show it, without quotes; a
@@ -204,9 +204,9 @@ func jsonText(b []byte) string {
 // the alert-cleared event that closes it; one never cleared lasts to the end of
 // the trace and says so.
 func (r *report) writeAlerts(p func(string, ...any)) {
-	p("## Alerts\n\n")
+	p("## %s\n\n", r.T("md.h.alerts"))
 	if len(r.alerts) == 0 {
-		p("No alerts.\n\n")
+		p("%s\n\n", r.T("md.noalerts"))
 		return
 	}
 	var parts []string
@@ -218,7 +218,7 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 	if n := len(r.t.Events); n > 0 {
 		end = r.t.Events[n-1].T
 	}
-	p("| alert | start | end | duration | details |\n|---|---:|---:|---:|---|\n")
+	p("| %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---|\n", r.T("md.col.alert"), r.T("md.col.start"), r.T("md.col.end"), r.T("md.col.duration"), r.T("md.col.details"))
 	for i, a := range r.alerts {
 		if i == 50 {
 			p("| … | | | | %d more |\n", len(r.alerts)-i)
@@ -253,16 +253,16 @@ func (r *report) writeFinal(p func(string, ...any)) {
 	}
 	var cols []col
 	if any(func(s *node.Status) bool { return s.Role != "" }) {
-		cols = append(cols, col{"role", "---", func(s *node.Status) string { return mdText(s.Role) }})
+		cols = append(cols, col{r.T("md.col.role"), "---", func(s *node.Status) string { return mdText(s.Role) }})
 	}
 	if family == "election" || any(func(s *node.Status) bool { return s.Leader != node.None }) {
-		cols = append(cols, col{"leader", "---", func(s *node.Status) string { return idText(s.Leader) }})
+		cols = append(cols, col{r.T("md.col.leader"), "---", func(s *node.Status) string { return idText(s.Leader) }})
 	}
 	if any(func(s *node.Status) bool { return s.Term != 0 }) {
-		cols = append(cols, col{"term", "---:", func(s *node.Status) string { return numText(s.Term) }})
+		cols = append(cols, col{r.T("md.col.term"), "---:", func(s *node.Status) string { return numText(s.Term) }})
 	}
 	if family == "mutex" || any(func(s *node.Status) bool { return s.CS != node.CSNone }) {
-		cols = append(cols, col{"cs", "---", func(s *node.Status) string {
+		cols = append(cols, col{r.T("md.col.cs"), "---", func(s *node.Status) string {
 			if s.CS == node.CSNone {
 				return ""
 			}
@@ -270,9 +270,9 @@ func (r *report) writeFinal(p func(string, ...any)) {
 		}})
 	}
 	if family == "detector" || any(func(s *node.Status) bool { return len(s.Suspects) > 0 }) {
-		cols = append(cols, col{"suspects", "---", func(s *node.Status) string { return joinIDs(s.Suspects, " ") }})
+		cols = append(cols, col{r.T("md.col.suspects"), "---", func(s *node.Status) string { return joinIDs(s.Suspects, " ") }})
 	}
-	p("## State at %s\n\n| node | state | incarnation |", fmtT(r.final.T))
+	p("## "+r.T("md.h.state")+"\n\n| %s | %s | %s |", fmtT(r.final.T), r.T("md.col.node"), r.T("md.col.state"), r.T("md.col.incarnation"))
 	sep := "|---|---|---:|"
 	for _, c := range cols {
 		p(" %s |", c.name)
@@ -280,9 +280,9 @@ func (r *report) writeFinal(p func(string, ...any)) {
 	}
 	p("\n%s\n", sep)
 	for _, n := range nodes {
-		state := "up"
+		state := r.T("sim.up")
 		if !n.Up {
-			state = "down"
+			state = r.T("sim.down")
 		}
 		p("| %v | %s | %d |", n.ID, state, n.Inc)
 		for _, c := range cols {
@@ -300,8 +300,8 @@ func (r *report) writeQuestions(p func(string, ...any)) {
 	if s == nil || len(s.Questions) == 0 {
 		return
 	}
-	p("\n## Questions\n\nAnswer under each question.\n")
+	p("\n## %s\n\n%s\n", r.T("md.h.questions"), r.T("md.answerunder"))
 	for i, q := range s.Questions {
-		p("\n### Question %d\n\n%s\n\n**Answer:**\n\n&nbsp;\n\n&nbsp;\n\n&nbsp;\n", i+1, mdText(q))
+		p("\n### "+r.T("md.question")+"\n\n%s\n\n**"+r.T("md.answer")+"**\n\n&nbsp;\n\n&nbsp;\n\n&nbsp;\n", i+1, mdText(q))
 	}
 }
