@@ -2,7 +2,6 @@ package export
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,20 +47,7 @@ func TestMarkdownLanguages(t *testing.T) {
 			if g, e := strings.Count(got, "\n"), strings.Count(en, "\n"); g != e {
 				t.Errorf("%d lines, the English report has %d", g, e)
 			}
-			path := filepath.Join("testdata", "omega-crash."+string(c.l)+".md.golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs (run go test -update after a deliberate change)", path)
-			}
+			checkGolden(t, filepath.Join("testdata", "omega-crash."+string(c.l)+".md.golden"), got)
 		})
 	}
 }
