@@ -66,7 +66,7 @@ func TestGoldenPanes(t *testing.T) {
 			}{
 				{"header", m.header.View(s, m.hs), w, 1},
 				{"banner", banner(m.st, s, w, false), w, 1},
-				{"story-line", storyLine(m.st, s, w), w, 1},
+				{"story-line", storyLine(m.st, s, w, false), w, 1},
 				{"nodes", m.nodes.View(s, marks), w, l.nodesH},
 				{"nodes-detector", md.nodes.View(sd, marks), w, md.lay.nodesH},
 				{"matrix", md.matrix.View(sd, 0), md.lay.leftW, md.lay.matrixH},

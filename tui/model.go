@@ -983,7 +983,7 @@ func (m *Model) Render() string {
 	if b := banner(m.st, s, m.w, time.Now().Before(m.clearedUntil)); b != "" {
 		lines = append(lines, b)
 	} else {
-		lines = append(lines, storyLine(m.st, s, m.w))
+		lines = append(lines, storyLine(m.st, s, m.w, m.lay.storyH > 0))
 	}
 	marks := nodeMarks{sel: m.sel, partition: m.mode == modePartition, sideA: m.sideA}
 	var body string

@@ -46,6 +46,11 @@ func (p *networkPane) View(s *trace.Snapshot) string {
 	}
 	var faults []string
 	for _, n := range s.Nodes {
+		if !n.Up {
+			faults = append(faults, st.Down.Render(n.ID.String()+" "+st.T("tui.node.down")))
+		}
+	}
+	for _, n := range s.Nodes {
 		if n.Isolated {
 			faults = append(faults, st.Slow.Render(n.ID.String()+" "+st.T("tui.node.isolated")))
 		}

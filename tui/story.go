@@ -55,14 +55,18 @@ func (p *storyPane) View(s *trace.Snapshot) string {
 	return box(st, title, append(desc, marks...), p.w, p.h, p.focused)
 }
 
-// storyLine is the one-line story for small screens: the freshest marker, or the
-// description (as much as fits).
-func storyLine(st *Styles, s *trace.Snapshot, w int) string {
+// storyLine is the one-line story: the freshest marker, or else the description
+// (as much as fits) unless the Story pane already shows it (paneShown): the story
+// appears once.
+func storyLine(st *Styles, s *trace.Snapshot, w int, paneShown bool) string {
 	if w <= 0 {
 		return ""
 	}
 	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh {
 		return fit(st.Marker.Render("▸ "+s.Markers[k-1].Text), w)
+	}
+	if paneShown {
+		return fit("", w)
 	}
 	return fit(st.Story.Render(oneLine(st.Lang.Preset(s.Info.Name, s.Info.Description))), w)
 }

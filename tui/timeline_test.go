@@ -71,3 +71,16 @@ func TestTabVisitsEveryPane(t *testing.T) {
 		}
 	}
 }
+
+// TestStoryOnce: with the Story pane on screen the line under the header does not
+// repeat the description; on a small screen that line carries it.
+func TestStoryOnce(t *testing.T) {
+	for _, c := range []struct {
+		w, h, want int
+	}{{160, 48, 1}, {80, 24, 1}} {
+		m := sized(newFake(5, "bully", "election"), c.w, c.h)
+		if n := strings.Count(plain(m.Render()), "A synthetic bully"); n != c.want {
+			t.Errorf("at %d×%d the story appears %d times:\n%s", c.w, c.h, n, plain(m.Render()))
+		}
+	}
+}
