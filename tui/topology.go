@@ -447,38 +447,23 @@ func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
 			cv.set(q.x, q.y, '✶', tcBurst)
 		}
 	}
-	for i, nv := range s.Nodes {
-		c := tcUp
-		switch {
-		case i == sel:
-			c = tcSel
-		case !nv.Up:
-			c = tcDown
-		case nv.Status.Leader == nv.ID:
-			c = tcLead
-		case nv.Group > 0:
-			c = tcGroup + uint8((nv.Group-1)%max(len(p.st.Groups), 1))
-		case nv.Status.CS == node.CSHeld || nv.Slow > 1 || nv.Isolated:
-			c = tcWarn
-		}
-		g := []rune(glyph(nv))[0]
-		if nv.Up && nv.Status.CS == node.CSHeld {
-			g = '◆'
-		}
-		q := pos[i]
-		cv.set(q.x, q.y, g, c)
-		if labels || i == sel {
-			lc := tcText
-			if nv.Group > 0 {
-				lc = tcGroup + uint8((nv.Group-1)%max(len(p.st.Groups), 1))
-			}
-			id := nv.ID.String()
-			if q.x >= cx {
-				cv.text(q.x+1, q.y, id, lc)
-			} else {
-				cv.text(q.x-len(id), q.y, id, lc)
+	// where nodes share a cell (hundreds on a circle), the telling ones are drawn
+	// last and stay visible: down nodes and critical sections, then leaders, then
+	// the selected node with its label
+	for pass := range 4 {
+		for i, nv := range s.Nodes {
+			if nodePass(nv, i == sel) == pass {
+				p.drawNode(cv, nv, pos[i], i == sel, labels, cx)
 			}
 		}
+	}
+	shared := 0
+	cells := make(map[point]bool, n)
+	for _, q := range pos {
+		if cells[q] {
+			shared++
+		}
+		cells[q] = true
 	}
 	lines := cv.render(p.palette())
 	if tw > 0 {
@@ -501,6 +486,9 @@ func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
 	title := p.st.T("tui.title.topology") + " · " + topologyName(s.Info.Topology) + " · " + strconv.Itoa(len(fl)) + " " + p.st.T("tui.net.inflight")
 	if stride > 1 {
 		title += " (" + p.st.Lang.F("tui.topo.shown", shown) + ")"
+	}
+	if shared > 0 {
+		title += " · " + strconv.Itoa(shared) + " share cells"
 	}
 	if note != "" {
 		title += " · " + note
@@ -656,4 +644,53 @@ func (p *topoPane) graphLayout(s *trace.Snapshot, index map[node.ID]int) [][2]fl
 	}
 	p.layEdges, p.layout = s.Info.Edges, pos
 	return pos
+}
+
+// nodePass is the drawing pass of a node: plain ones first, down ones and critical
+// sections next, then leaders, the selected one last.
+func nodePass(nv trace.NodeView, sel bool) int {
+	switch {
+	case sel:
+		return 3
+	case nv.Up && nv.Status.Leader == nv.ID:
+		return 2
+	case !nv.Up || nv.Status.CS == node.CSHeld:
+		return 1
+	}
+	return 0
+}
+
+// drawNode draws a node's glyph at q, and its id beside it (outwards of the
+// centre column cx) when labels are on or it is selected.
+func (p *topoPane) drawNode(cv *topoCanvas, nv trace.NodeView, q point, sel, labels bool, cx int) {
+	c := tcUp
+	switch {
+	case sel:
+		c = tcSel
+	case !nv.Up:
+		c = tcDown
+	case nv.Status.Leader == nv.ID:
+		c = tcLead
+	case nv.Group > 0:
+		c = tcGroup + uint8((nv.Group-1)%max(len(p.st.Groups), 1))
+	case nv.Status.CS == node.CSHeld || nv.Slow > 1 || nv.Isolated:
+		c = tcWarn
+	}
+	g := []rune(glyph(nv))[0]
+	if nv.Up && nv.Status.CS == node.CSHeld {
+		g = '◆'
+	}
+	cv.set(q.x, q.y, g, c)
+	if labels || sel {
+		lc := tcText
+		if nv.Group > 0 {
+			lc = tcGroup + uint8((nv.Group-1)%max(len(p.st.Groups), 1))
+		}
+		id := nv.ID.String()
+		if q.x >= cx {
+			cv.text(q.x+1, q.y, id, lc)
+		} else {
+			cv.text(q.x-len(id), q.y, id, lc)
+		}
+	}
 }

@@ -243,3 +243,50 @@ func TestTopologyEveryNodeInside(t *testing.T) {
 		}
 	}
 }
+
+// TestTopologyCrowded draws 1,000 nodes on a circle of about a hundred cells: the
+// title says that nodes share cells, and the two leaders of the split brain and
+// the selected node (with its id) stay visible over their neighbours.
+func TestTopologyCrowded(t *testing.T) {
+	f := newFake(1000, "bully", "election")
+	m := sized(f, 160, 48)
+	story(f, m)
+	if ls := m.snap.Leaders(); len(ls) != 2 {
+		t.Fatalf("leaders %v, want the two of a split brain", ls)
+	}
+	p := &topoPane{st: DefaultStyles()}
+	p.SetSize(56, 24) // no table beside the circle
+	out := plain(p.View(m.snap, 499, false))
+	if !strings.Contains(out, "share cells") {
+		t.Errorf("the title does not say that nodes share cells:\n%s", out)
+	}
+	if k := strings.Count(out, "★"); k != 2 {
+		t.Errorf("%d leaders drawn, want 2:\n%s", k, out)
+	}
+	if !strings.Contains(out, "n500") {
+		t.Errorf("the selected n500 is not labelled:\n%s", out)
+	}
+}
+
+// TestTopologyBurst checks a dropped message: it bursts (✶) on its link for one mean
+// delay after the drop, then is gone; a delivered one leaves nothing.
+func TestTopologyBurst(t *testing.T) {
+	f := newFake(2, "bully", "election")
+	f.traffic(1)
+	f.t += 100_000
+	f.inFlight(1, 2, "ELECTION")
+	f.t += 4000
+	msg := node.Message{Type: "ELECTION", ID: 1}
+	f.emit(trace.Event{Ev: trace.Drop, From: 1, To: 2, MID: f.mid, Msg: &msg, Reason: trace.ReasonLoss})
+	p := &topoPane{st: DefaultStyles()}
+	p.SetSize(40, 12)
+	view := func() string { return plain(p.View(f.st.Snapshot(), -1, false)) }
+	if out := view(); !strings.Contains(out, "✶") || !strings.Contains(out, "0 in flight") {
+		t.Errorf("just after the drop: no burst, or the message still in flight:\n%s", out)
+	}
+	f.t += p.meanDelay(f.st.Snapshot()) + 1
+	f.emit(trace.Event{Ev: trace.TimerEv, Node: 1, Name: "tick"})
+	if out := view(); strings.Contains(out, "✶") {
+		t.Errorf("a mean delay after the drop, the burst is still drawn:\n%s", out)
+	}
+}
