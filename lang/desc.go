@@ -1,9 +1,13 @@
 package lang
 
 // ptDesc and esDesc translate the descriptions of algorithms ("algo:NAME") and
-// presets ("preset:NAME"). An algorithm or preset without one shows its English
+// presets ("preset:NAME"), and the story lines of embedded presets
+// ("marker:TEXT", TEXT being the English marker). An algorithm or preset without one shows its English
 // description; the description test fails for a registered algorithm without one.
 var ptDesc = map[string]string{
+	"preset:bully": "A eleição do valentão (Garcia-Molina): lidera o maior id vivo. Todos os nós iniciam uma eleição ao mesmo tempo e n5 vence. Aos 4s o coordenador n5 falha: os seus heartbeats param, os outros esgotam o timeout e elegem n4. Aos 9s n5 se recupera e volta a impor-se. Experimente: selecione um nó com 1-5 e aperte c para derrubá-lo, r para revivê-lo.",
+	"marker:n5, the coordinator, is about to crash: watch who notices first": "n5, o coordenador, vai falhar: veja quem percebe primeiro",
+	"marker:n5 comes back with the highest id: it will bully n4 out":         "n5 volta com o maior id: vai tirar n4 à força (valentão)",
 	"algo:heartbeat-dp": "◊P por heartbeats: um timeout por par, que cresce Δ a cada falsa suspeita",
 	"algo:omega":        "Ω sobre ◊P: o líder é o menor (ou maior) id não suspeito",
 	"algo:omega-cr":     "Ω com falha e recuperação: os heartbeats levam a incarnação; lidera o que menos falhou, depois o menor id",
@@ -28,6 +32,9 @@ var ptDesc = map[string]string{
 }
 
 var esDesc = map[string]string{
+	"preset:bully": "La elección del abusón (Garcia-Molina): lidera el mayor id vivo. Todos los nodos inician una elección a la vez y gana n5. A los 4s el coordinador n5 cae: sus heartbeats se detienen, los demás agotan el timeout y eligen a n4. A los 9s n5 se recupera y vuelve a imponerse. Pruébelo: seleccione un nodo con 1-5 y pulse c para tumbarlo, r para revivirlo.",
+	"marker:n5, the coordinator, is about to crash: watch who notices first": "n5, el coordinador, está a punto de caer: observe quién lo nota primero",
+	"marker:n5 comes back with the highest id: it will bully n4 out":         "n5 vuelve con el mayor id: desplazará a n4 (abusón)",
 	"algo:heartbeat-dp": "◊P por heartbeats: un timeout por par que crece Δ tras cada falsa sospecha",
 	"algo:omega":        "Ω sobre ◊P: el líder es el menor (o mayor) id no sospechoso",
 	"algo:omega-cr":     "Ω con caída y recuperación: los heartbeats llevan la encarnación; lidera el que menos cayó, luego el menor id",

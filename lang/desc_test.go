@@ -1,6 +1,7 @@
 package lang_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,6 +25,17 @@ func TestDescriptions(t *testing.T) {
 	}
 	for _, name := range presets.Names() {
 		known["preset:"+name] = true
+		sc, err := presets.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range sc.Script {
+			if rest, ok := strings.CutPrefix(st.Do, "marker "); ok {
+				if text, err := strconv.Unquote(strings.TrimSpace(rest)); err == nil {
+					known["marker:"+text] = true
+				}
+			}
+		}
 	}
 	for _, l := range lang.All[1:] {
 		for _, k := range lang.DescriptionKeys(l) {

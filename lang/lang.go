@@ -134,6 +134,12 @@ func (l Lang) Preset(name, english string) string {
 	return l.desc("preset:"+name, english)
 }
 
+// Marker returns a scenario's story line (a marker's text) in l, or text when l
+// has none. Only the screen changes: the recording keeps the scenario's own text.
+func (l Lang) Marker(text string) string {
+	return l.desc("marker:"+text, text)
+}
+
 func (l Lang) desc(key, english string) string {
 	if s, ok := descriptions[l][key]; ok {
 		return s

@@ -27,7 +27,7 @@ func (p *storyPane) View(s *trace.Snapshot) string {
 	iw, ih := p.w-2, p.h-2
 	var marks []string
 	for _, m := range s.Markers {
-		for _, l := range strings.Split(ansi.Wrap("▸ "+fmtT(m.T)+" "+m.Text, max(iw, 1), ""), "\n") {
+		for _, l := range strings.Split(ansi.Wrap("▸ "+fmtT(m.T)+" "+st.Lang.Marker(m.Text), max(iw, 1), ""), "\n") {
 			marks = append(marks, st.Marker.Render(l))
 		}
 	}
@@ -63,7 +63,7 @@ func storyLine(st *Styles, s *trace.Snapshot, w int, paneShown bool) string {
 		return ""
 	}
 	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh {
-		return fit(st.Marker.Render("▸ "+s.Markers[k-1].Text), w)
+		return fit(st.Marker.Render("▸ "+st.Lang.Marker(s.Markers[k-1].Text)), w)
 	}
 	if paneShown {
 		return fit("", w)

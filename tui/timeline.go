@@ -359,7 +359,7 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 	case trace.GST:
 		cv.text(1, "┄ "+p.st.T("tui.tl.gst")+" ┄", clEvent)
 	case trace.Marker:
-		cv.text(1, "❝ "+e.Text, clText)
+		cv.text(1, "❝ "+p.st.Lang.Marker(e.Text), clText)
 	case trace.Alert:
 		cv.text(1, "⚠ "+e.Kind+": "+e.Text, clDrop)
 	case trace.Detect:
