@@ -110,4 +110,14 @@ func TestEndToEndTmux(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	_ = first
+
+	// maekawa-deadlock: once every node waits for a grant that never comes nothing
+	// is pending, yet the clock goes on past 6 s while the header says running
+	idle := session + "-idle"
+	session = idle
+	tmux("new-session", "-d", "-s", idle, "-x", "160", "-y", "48", "-c", dir, "env", "TERM=xterm-256color", bin, "run", "--preset", "maekawa-deadlock", "--speed", "4")
+	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", idle).Run() })
+	waitFor("the clock past 6 s, running, with a deadlock suspected", func(s string) bool {
+		return strings.Contains(s, "▶ running") && strings.Contains(s, "deadlock? nothing pending") && headerTime(s) > 6
+	})
 }
