@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 
@@ -288,5 +289,27 @@ func TestTopologyBurst(t *testing.T) {
 	f.emit(trace.Event{Ev: trace.TimerEv, Node: 1, Name: "tick"})
 	if out := view(); strings.Contains(out, "✶") {
 		t.Errorf("a mean delay after the drop, the burst is still drawn:\n%s", out)
+	}
+}
+
+// TestTopologyReplaysIdentically renders the topology of a live run that the
+// dashboard followed frame by frame, and of its recording replayed to the same
+// event: the pane is the same, since it is drawn from the snapshot alone.
+func TestTopologyReplaysIdentically(t *testing.T) {
+	f := newFake(5, "bully", "election")
+	m := sized(f, 120, 40)
+	story(f, m)
+	m.Update(keyMsg("v"))
+	r := newFakeReplay(f)
+	r.foldTo(len(r.events))
+	mr := New(r, Options{Title: "bully-demo"})
+	mr.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	mr.Update(keyMsg("v"))
+	live, replay := m.topo.View(m.snap, m.sel, false), mr.topo.View(mr.snap, mr.sel, false)
+	if live != replay {
+		t.Errorf("the replay draws another topology:\nlive:\n%s\nreplay:\n%s", plain(live), plain(replay))
+	}
+	if !strings.Contains(plain(live), "2 in flight") {
+		t.Errorf("want the story's two messages in flight:\n%s", plain(live))
 	}
 }
