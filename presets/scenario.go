@@ -792,7 +792,20 @@ func (s *Scenario) Info(cfg netsim.Config) trace.Info {
 	return trace.Info{Name: s.Name, Description: s.Description, Algorithm: s.Algorithm, Family: string(cfg.Spec.Family),
 		IDs: cfg.IDs, Topology: s.Topology, Latency: cfg.Net.Latency.String(), Loss: cfg.Net.Loss, Dup: cfg.Net.Dup,
 		Delta: node.Micros(cfg.Net.Delta), GST: gstUS, Until: node.Micros(cfg.Until),
-		PreLatency: cfg.Net.PreLatency.String(), PreLoss: cfg.Net.PreLoss, Edges: netsim.Edges(cfg)}
+		PreLatency: cfg.Net.PreLatency.String(), PreLoss: cfg.Net.PreLoss, Edges: netsim.Edges(cfg), Theory: s.figures(cfg)}
+}
+
+// figures is the registry's textbook figures for the run, as the trace carries them.
+func (s *Scenario) figures(cfg netsim.Config) []trace.Figure {
+	th, err := s.Theory(cfg)
+	if err != nil {
+		return nil // a scenario that resolved has parameters its theory reads
+	}
+	out := make([]trace.Figure, len(th))
+	for i, t := range th {
+		out[i] = trace.Figure{Metric: t.Metric, Unit: t.Unit, Bound: t.Bound, Label: t.Label, Source: t.Source, Value: t.Value}
+	}
+	return out
 }
 
 // FromJSON reads a scenario back from a trace header and checks it again.

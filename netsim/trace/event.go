@@ -149,4 +149,16 @@ type Info struct {
 	// Edges is the links of a ring or graph topology (nil for a mesh), derived from
 	// the scenario for the dashboard's topology view; never written.
 	Edges [][2]node.ID `json:"-"`
+	// Theory is the algorithm's textbook figures for this run, from the registry
+	// (the same ones sweeps compare with); derived, never written.
+	Theory []Figure `json:"-"`
+}
+
+// Figure is one textbook figure: what it measures (a sweep metric name such as
+// "sent.total" or "per_entry.total"), its value, its unit ("" for counts, "s", or
+// "T" message times when delays vary), "max" when it is an upper bound, the formula
+// and where it comes from.
+type Figure struct {
+	Metric, Unit, Bound, Label, Source string
+	Value                              float64
 }

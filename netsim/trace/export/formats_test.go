@@ -571,7 +571,11 @@ func TestMarkdownTextbook(t *testing.T) {
 		{"maekawa", "| textbook: 3(\\|V\\|−1), \\|V\\| = 5 on average over the entries, N = 9 | 12 |"},
 		{"omega-crash", "Elections: 2 "},
 		{"omega-crash", "| n1 | 3s | 3.16669s | 166.69ms |"},
-		{"tokenring", "| textbook | none for tokenring |"},
+		{"tokenring", "| textbook | see the textbook figures below |"},
+		// the registry's figures, the same the sweeps use, with their sources
+		{"tokenring", "| per_entry.total | at most 5 | 0 to N per entry |"},
+		{"ricart", "| per_entry.total | 8 | 2(N−1) per entry |"},
+		{"bully", "| sent.COORDINATOR | 4 |"},
 	} {
 		md := export(t, record(t, c.preset), Flags{Format: "md"})
 		if !strings.Contains(md, c.want) {

@@ -331,6 +331,7 @@ func (r *report) write(b *bufio.Writer) {
 
 	r.writeMessages(p)
 	r.writeTextbook(p)
+	r.writeFigures(p)
 
 	r.writeAlerts(p)
 
@@ -577,7 +578,7 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 	if ok {
 		p("| textbook: %s, N = %d | %s |\n", mdText(formula), len(info.IDs), trimFloat(want))
 	} else {
-		p("| textbook | none for %s |\n", mdText(info.Algorithm))
+		p("| textbook | %s |\n", r.noTextbookRow())
 	}
 	p("\nBy type: %s.", mdText(perType(count)))
 	if ok {
@@ -716,4 +717,39 @@ func trimFloat(x float64) string {
 	s := fmt.Sprintf("%.2f", x)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
+}
+
+// noTextbookRow says where the textbook stands when no figure is per election or
+// per entry.
+func (r *report) noTextbookRow() string {
+	if len(r.t.Header.Info.Theory) > 0 {
+		return "see the textbook figures below"
+	}
+	return "none for " + mdText(r.t.Header.Info.Algorithm)
+}
+
+// writeFigures lists the registry's textbook figures for this run, the same that
+// sweeps set beside their measurements, with their sources.
+func (r *report) writeFigures(p func(string, ...any)) {
+	figs := r.t.Header.Info.Theory
+	if len(figs) == 0 {
+		return
+	}
+	p("## Textbook figures for this run\n\n")
+	p("What the algorithm's sources give for this configuration (N = %d); `clusterlab sweep` measures them over sizes and seeds.\n\n", len(r.t.Header.Info.IDs))
+	p("| metric | value | formula | source |\n|---|---:|---|---|\n")
+	for _, f := range figs {
+		v := trimFloat(f.Value)
+		switch f.Unit {
+		case "s":
+			v = fmtT(int64(f.Value * 1e6))
+		case "T":
+			v += " message times"
+		}
+		if f.Bound == "max" {
+			v = "at most " + v
+		}
+		p("| %s | %s | %s | %s |\n", mdText(f.Metric), v, mdText(f.Label), mdText(f.Source))
+	}
+	p("\n")
 }
