@@ -24,11 +24,11 @@ func TestDescriptions(t *testing.T) {
 		}
 	}
 	for _, name := range presets.Names() {
-		known["preset:"+name] = true
 		sc, err := presets.Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
+		known[lang.PresetKey(name, sc.Description)] = true
 		for _, st := range sc.Script {
 			if rest, ok := strings.CutPrefix(st.Do, "marker "); ok {
 				if text, err := strconv.Unquote(strings.TrimSpace(rest)); err == nil {
@@ -40,12 +40,22 @@ func TestDescriptions(t *testing.T) {
 	for _, l := range lang.All[1:] {
 		for _, k := range lang.DescriptionKeys(l) {
 			if !known[k] {
-				t.Errorf("%s: %q in lang/desc.go names no registered algorithm or embedded preset", l, k)
+				t.Errorf("%s: %q in lang/desc.go names no registered algorithm, embedded preset (with that English description) or marker", l, k)
 			}
 		}
 	}
 	if got := lang.En.Algo("bully", "english"); got != "english" {
 		t.Errorf("en description = %q, want the algorithm's own", got)
+	}
+	bully, err := presets.Load("bully")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lang.Pt.Preset("bully", bully.Description); !strings.Contains(got, "valentão") {
+		t.Errorf("pt bully preset = %q", got)
+	}
+	if got := lang.Pt.Preset("bully", "a file of mine named bully"); got != "a file of mine named bully" {
+		t.Errorf("a scenario sharing only the name shows %q, want its own text", got)
 	}
 	if got := lang.Pt.Algo("bully", "x"); !strings.Contains(got, "valentão") {
 		t.Errorf("pt bully = %q, want the notes' term valentão", got)

@@ -13,6 +13,7 @@ package lang
 
 import (
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strings"
 
@@ -131,7 +132,14 @@ func (l Lang) Algo(name, english string) string {
 
 // Preset returns preset name's description in l, or english when l has none.
 func (l Lang) Preset(name, english string) string {
-	return l.desc("preset:"+name, english)
+	return l.desc(PresetKey(name, english), english)
+}
+
+// PresetKey is the catalog key of preset name's description english.
+func PresetKey(name, english string) string {
+	h := fnv.New32a()
+	h.Write([]byte(strings.Join(strings.Fields(english), " ")))
+	return fmt.Sprintf("preset:%s#%08x", name, h.Sum32())
 }
 
 // Marker returns a scenario's story line (a marker's text) in l, or text when l

@@ -272,7 +272,7 @@ func (r *report) write(b *bufio.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 
 	p("# %s: %s\n\n", r.T("md.title"), mdText(info.Name))
-	if d := strings.Join(strings.Fields(info.Description), " "); d != "" {
+	if d := strings.Join(strings.Fields(r.l.Preset(info.Name, info.Description)), " "); d != "" {
 		p("%s\n\n", mdText(d))
 	}
 	p("| | |\n|---|---|\n")
