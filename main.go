@@ -336,6 +336,7 @@ type exportCmd struct {
 	Size   string `help:"cast: the terminal size in cells." default:"120x36"`
 	FPS    int    `name:"fps" help:"cast: frames per second of virtual time." default:"10"`
 	Idle   string `help:"cast: the longest pause kept (0 keeps every pause)." default:"1s"`
+	View   string `help:"cast: what the dashboard shows in the nodes' place: nodes (the cards), topology (the nodes on a circle with messages in flight) or history (who led when)." default:"nodes" enum:"nodes,topology,history"`
 }
 
 func (c *exportCmd) Run() error {
@@ -357,7 +358,9 @@ func (c *exportCmd) Run() error {
 	if n := len(t.Events); n > 0 {
 		end = t.Events[n-1].T
 	}
-	o.Cast.Render = tui.ReplayRenderer(len(t.Events), end, export.MarkTimes(t))
+	if o.Cast.Render, err = tui.ReplayRenderer(len(t.Events), end, export.MarkTimes(t), c.View); err != nil {
+		return badInput(fmt.Errorf("--view: %v", err))
+	}
 	o.TraceName, o.Lang = c.File, ui
 	// Render first, so that a refused export leaves no file behind.
 	var outs []string

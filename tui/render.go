@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -15,13 +16,14 @@ import (
 // give it the snapshots in time order.
 func Renderer() func(s *trace.Snapshot, w, h int) string {
 	c := &still{}
-	return frames(c, &c.s)
+	return frames(c, &c.s, viewNodes)
 }
 
 // frames draws the snapshots that the returned function is given, setting *shown
 // (the controller's snapshot) before each frame.
-func frames(c Controller, shown **trace.Snapshot) func(s *trace.Snapshot, w, h int) string {
+func frames(c Controller, shown **trace.Snapshot, view nodesView) func(s *trace.Snapshot, w, h int) string {
 	m := New(c, Options{})
+	m.view = view
 	return func(s *trace.Snapshot, w, h int) string {
 		*shown = s
 		if w != m.w || h != m.h {
@@ -51,10 +53,15 @@ func (c *still) ToggleRecording() (string, error) {
 // mode, so the header says replay, the progress bar shows the whole recording (n
 // events ending at end µs, with marks at the given times) and the footer shows the
 // replay keys, which are the keys a viewer of the recording has. The frames still
-// come only from the snapshots given.
-func ReplayRenderer(n int, end int64, marks []int64) func(s *trace.Snapshot, w, h int) string {
+// come only from the snapshots given. view is the pane in the nodes' place:
+// nodes (the cards, also ""), topology or history.
+func ReplayRenderer(n int, end int64, marks []int64, view string) (func(s *trace.Snapshot, w, h int) string, error) {
+	v, ok := map[string]nodesView{"": viewNodes, "nodes": viewNodes, "topology": viewTopology, "history": viewHistory}[view]
+	if !ok {
+		return nil, fmt.Errorf("found view %q, expected nodes, topology or history", view)
+	}
 	c := &stillReplay{n: n, end: end, marks: marks}
-	return frames(c, &c.s)
+	return frames(c, &c.s, v), nil
 }
 
 // stillReplay is a still frame of a recording: a Seeker that cannot seek.

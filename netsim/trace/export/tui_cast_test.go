@@ -21,7 +21,10 @@ func TestCastOfTheDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	draw := tui.ReplayRenderer(len(tr.Events), tr.Events[len(tr.Events)-1].T, MarkTimes(tr))
+	draw, err := tui.ReplayRenderer(len(tr.Events), tr.Events[len(tr.Events)-1].T, MarkTimes(tr), "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var last string
 	o.Cast.Render = func(s *trace.Snapshot, w, h int) string {
 		last = draw(s, w, h)
@@ -60,3 +63,30 @@ func TestCastOfTheDashboard(t *testing.T) {
 }
 
 var castLabel = regexp.MustCompile(`^at [0-9.]+(µs|ms|s|m[0-9.]*s): `)
+
+// TestCastOfTheTopology: `export --format cast --view topology` draws the topology in
+// the nodes' place, so a cast of the split brain shows both leaders on the circle.
+func TestCastOfTheTopology(t *testing.T) {
+	tr := record(t, "bully-split-brain")
+	o, err := ParseOptions(tr, Flags{Format: "cast", Size: "120x36", To: "6s", FPS: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Cast.Render, err = tui.ReplayRenderer(len(tr.Events), tr.Events[len(tr.Events)-1].T, MarkTimes(tr), "topology"); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, tr, o); err != nil {
+		t.Fatal(err)
+	}
+	w, h, evs := parseCast(t, b.String())
+	final := strings.Join(screen(w, h, evs), "\n")
+	for _, want := range []string{"Topology", "n5★", "★n2", "SPLIT BRAIN"} {
+		if !strings.Contains(final, want) {
+			t.Errorf("the topology cast's last screen lacks %q:\n%s", want, final)
+		}
+	}
+	if _, err := tui.ReplayRenderer(0, 0, nil, "circle"); err == nil {
+		t.Error("an unknown view is accepted")
+	}
+}
