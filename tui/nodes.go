@@ -323,21 +323,29 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now i
 	// card skips the leader and suspects unless the algorithm reports them
 	var rest []string
 	mutex := family == "mutex"
-	if !mutex || n.Status.Leader != node.None || n.Status.Term > 0 {
+	switch {
+	case !n.Up:
+		// a down node has no state worth showing: when it went down (↓), and which
+		// incarnation it was
+		rest = append(rest, "↓ "+fmtT(n.DownSince))
+	case family == "detector" && n.Status.Leader == node.None && n.Status.Term == 0:
+		// a plain failure detector has no leader line
+	case !mutex || n.Status.Leader != node.None || n.Status.Term > 0:
 		l := st.T("tui.card.ldr") + " " + n.Status.Leader.String()
 		if tt := termText(n); tt != "" {
 			l += " " + tt
 		}
 		rest = append(rest, l)
 	}
-	if !mutex || len(n.Status.Suspects) > 0 {
+	// suspects are a detector's output; others show them only when they report some
+	if n.Up && (family == "detector" || len(n.Status.Suspects) > 0) {
 		l := st.T("tui.card.sus") + " –"
 		if len(n.Status.Suspects) > 0 {
 			l = st.T("tui.card.sus") + " " + idList(n.Status.Suspects)
 		}
 		rest = append(rest, l)
 	}
-	if n.Status.CS != node.CSNone || mutex {
+	if n.Up && (n.Status.CS != node.CSNone || mutex) {
 		l := st.T("tui.node.cs") + " –"
 		if n.Status.CS != node.CSNone {
 			l = st.T("tui.node.cs") + " " + st.Lang.Word(n.Status.CS.String())
@@ -350,13 +358,13 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now i
 		}
 		rest = append(rest, l)
 	}
-	if mutex {
+	if mutex && n.Up {
 		if tt := termText(n); tt != "" {
 			rest = append(rest, tt)
 		}
 	}
 	for _, c := range n.Status.Counters {
-		if len(rest) >= 3 {
+		if len(rest) >= 3 || !n.Up {
 			break
 		}
 		if c.Name == "timeout_ms" {

@@ -84,3 +84,19 @@ func TestStoryOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCardFields: each family shows its own fields; a down node shows only when it
+// went down and its incarnation.
+func TestCardFields(t *testing.T) {
+	el := cards(plain(sized(scenario(5, "bully", "election"), 160, 48).Render()))
+	if strings.Contains(el["n2"], "sus") || !strings.Contains(el["n2"], "ldr n2") {
+		t.Errorf("an election card:\n%s", el["n2"])
+	}
+	if c := el["n5"]; strings.Contains(c, "ldr") || !strings.Contains(c, "↓ ") || !strings.Contains(c, "inc 1") {
+		t.Errorf("a down card:\n%s", c)
+	}
+	det := cards(plain(sized(scenario(5, "omega", "detector"), 160, 48).Render()))
+	if c := det["n1"]; !strings.Contains(c, "sus n5") || !strings.Contains(c, "to 110ms") {
+		t.Errorf("a detector card:\n%s", c)
+	}
+}

@@ -44,6 +44,8 @@ type NodeView struct {
 	Isolated bool
 	// WantedSince is when the node last asked for the critical section (µs), or -1.
 	WantedSince int64
+	// DownSince is when the node last crashed (µs); it means something while !Up.
+	DownSince int64
 }
 
 // TypeCount counts the messages of one type by fate.
@@ -179,6 +181,7 @@ func (st *State) Apply(e *Event) {
 		if n := st.node(e.Node); n != nil {
 			n.Up = false
 			n.WantedSince = -1
+			n.DownSince = e.T
 		}
 	case Recover:
 		if n := st.node(e.Node); n != nil {
