@@ -19,6 +19,8 @@ var en = map[string]string{
 	"word.wanted":      "wanted",
 	"word.down":        "down",
 	"word.loss":        "loss",
+	"word.cut":         "cut",
+	"word.topology":    "topology",
 	"word.partition":   "partition",
 	"word.held":        "held",
 

@@ -18,6 +18,8 @@ var es = map[string]string{
 	"word.wanted":      "quiere",
 	"word.down":        "caído",
 	"word.loss":        "pérdida",
+	"word.cut":         "corte",
+	"word.topology":    "topología",
 	"word.partition":   "partición",
 	"word.held":        "dentro",
 

@@ -18,6 +18,8 @@ var pt = map[string]string{
 	"word.wanted":      "quer",
 	"word.down":        "caído",
 	"word.loss":        "perda",
+	"word.cut":         "corte",
+	"word.topology":    "topologia",
 	"word.partition":   "partição",
 	"word.held":        "dentro",
 

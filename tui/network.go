@@ -76,7 +76,7 @@ func (p *networkPane) View(s *trace.Snapshot) string {
 	}
 	sort.Strings(reasons)
 	for _, r := range reasons {
-		drops = append(drops, r+" "+strconv.Itoa(s.Drops[r]))
+		drops = append(drops, st.Lang.Word(r)+" "+strconv.Itoa(s.Drops[r]))
 	}
 	l := st.Muted.Render(st.T("tui.net.inflight")+" ") + strconv.Itoa(s.InFlight)
 	if len(drops) > 0 {

@@ -319,7 +319,7 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 			}
 		}
 		if e.Ev == trace.Drop {
-			label += " " + e.Reason
+			label += " " + p.st.Lang.Word(e.Reason)
 		}
 		span := abs(b-a) - 3
 		if span >= len(label)+2 && label != "" {

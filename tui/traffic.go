@@ -247,7 +247,7 @@ func (p *trafficPane) feedLine(e *trace.Event) string {
 	}
 	b.WriteString(pad(typ, 10))
 	if e.Ev == trace.Drop {
-		b.WriteString(st.Bad.Render(" ✗ " + e.Reason))
+		b.WriteString(st.Bad.Render(" ✗ " + st.Lang.Word(e.Reason)))
 	} else {
 		b.WriteString(st.Good.Render(" ✓"))
 	}
