@@ -103,6 +103,11 @@ func TestLiveBully(t *testing.T) {
 	f.waitFor("a split-brain banner", func(s string) bool { return strings.Contains(s, "SPLIT BRAIN") })
 	f.keys("h")
 	f.waitFor("healed", func(s string) bool { return strings.Contains(s, "groups whole") })
+	// the world's monitor clears the split brain once one leader is left, and the
+	// banner says so
+	f.waitFor("the split brain over", func(s string) bool {
+		return regexp.MustCompile(`✓ split brain over after \d+\.\d\d s`).MatchString(s) && !strings.Contains(s, "⚠ SPLIT BRAIN")
+	})
 }
 
 // TestLiveBullySplitBrain runs the split-brain preset fast and waits for its banner.
