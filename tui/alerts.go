@@ -60,7 +60,8 @@ func (p *alertsPane) View(s *trace.Snapshot) string {
 		if !a.Open() {
 			kind = st.Warn.Render(a.Kind)
 		}
-		lines = append(lines, st.Muted.Render(leftPad(fmtT(a.T), 9)+"–")+end+" "+kind+" "+a.Text)
+		head := st.Muted.Render(leftPad(fmtT(a.T), 9)+"–") + end + " " + kind + " "
+		lines = append(lines, head+alertText(a.Text, p.w-2-ansi.StringWidth(head)))
 	}
 	if len(s.Alerts) == 0 {
 		lines = append(lines, st.Good.Render(st.T("tui.alert.none")))
@@ -73,6 +74,18 @@ func (p *alertsPane) View(s *trace.Snapshot) string {
 		}
 	}
 	return box(st, title, lines, p.w, p.h, p.focused)
+}
+
+// alertText fits an alert's text into w cells: when it is too long, the words
+// before its last colon go first, so that the nodes it names stay in view.
+func alertText(text string, w int) string {
+	if ansi.StringWidth(text) <= w {
+		return text
+	}
+	if i := strings.LastIndex(text, ": "); i >= 0 {
+		return "…" + text[i+1:]
+	}
+	return text
 }
 
 // worstOpen is the most severe open alert (the latest of its kind), if any.

@@ -100,3 +100,14 @@ func TestCardFields(t *testing.T) {
 		t.Errorf("a detector card:\n%s", c)
 	}
 }
+
+// TestAlertRowKeepsNodes: a narrow Alerts pane drops an alert's words, not the
+// nodes it names.
+func TestAlertRowKeepsNodes(t *testing.T) {
+	m := sized(scenario(5, "bully", "election"), 160, 48)
+	m.alerts.SetSize(40, 4)
+	out := plain(m.alerts.View(m.snap))
+	if !strings.Contains(out, "split-brain … [n2 n4]") {
+		t.Fatalf("a narrow alert row:\n%s", out)
+	}
+}
