@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBadFlags: a bad flag value gets one line that names the flag and what was
+// expected, exit 2, and no output file.
+func TestBadFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped in -short mode")
+	}
+	dir, bin := buildBinary(t)
+	if out, code := runCLI(t, dir, bin, "sim", "--preset", "bully", "--record", "t.jsonl"); code != 0 {
+		t.Fatalf("sim --record exits %d:\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "t.jsonl", "--format", "cast", "--fps", "0", "-o", "out"}, "--fps: found 0, expected frames per second from 1 to 60"},
+		{[]string{"export", "t.jsonl", "--format", "cast", "--fps", "1000000", "-o", "out"}, "--fps"},
+		{[]string{"export", "t.jsonl", "--format", "cast", "--view", "circle", "-o", "out"}, "--view"},
+		{[]string{"export", "t.jsonl", "--format", "gif", "-o", "out"}, "gif"},
+		{[]string{"sim", "--preset", "bully", "--until", "100000h"}, "--until"},
+		{[]string{"run", "--preset", "bully", "--speed", "5000"}, "--speed: found 5000"},
+		{[]string{"--lang", "xx", "presets"}, `--lang: found "xx"`},
+	} {
+		out, code := runCLI(t, dir, bin, c.args...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != 2 || !strings.Contains(out, c.want) || len(lines) > 1 && !strings.Contains(lines[0], c.want) {
+			t.Errorf("clusterlab %s: exit %d, want 2 and one line with %q:\n%s", strings.Join(c.args, " "), code, c.want, out)
+		}
+		if out, _ := runCLI(t, dir, "/bin/ls", "out"); !strings.Contains(out, "No such file") {
+			t.Errorf("clusterlab %s left an output file", strings.Join(c.args, " "))
+		}
+	}
+}
