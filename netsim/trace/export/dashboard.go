@@ -73,7 +73,7 @@ func TextDashboard(s *trace.Snapshot, w, h int) string {
 		}
 		add("%s", drops)
 	}
-	add(" alerts: %d", len(s.Alerts))
+	add(" alerts: %d", s.AlertCount) // s.Alerts keeps only the latest
 	for _, a := range s.Alerts[max(0, len(s.Alerts)-3):] {
 		add("   %10s  %s: %s", fmtT(a.T), a.Kind, oneLine(a.Text))
 	}
