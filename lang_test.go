@@ -21,11 +21,7 @@ func TestLanguagesShareTraces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary: skipped with -short")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "clusterlab")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := buildBinary(t)
 	run := func(env []string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(bin, args...)

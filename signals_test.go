@@ -19,11 +19,7 @@ func TestSignalsStopCleanly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary: skipped with -short")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "clusterlab")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := buildBinary(t)
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
