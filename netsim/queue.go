@@ -135,9 +135,27 @@ func (h *heap4) fix() {
 // live in a slab and the heap holds small keys, so sifting moves 24 bytes, not
 // whole events. Nothing in it ever moves, so it keeps no positions.
 type queue struct {
-	h    heap4
-	slab []qev
+	h heap4
+	slots[qev]
+}
+
+// slots hold a queue's entries where they never move, so that its heap can sift
+// small keys; a freed slot is reused before the slab grows.
+type slots[T any] struct {
+	slab []T
 	free []int32
+}
+
+// put stores v and returns its slot, and whether the slab grew for it.
+func (p *slots[T]) put(v T) (s int32, grew bool) {
+	if n := len(p.free); n > 0 {
+		s = p.free[n-1]
+		p.free = p.free[:n-1]
+		p.slab[s] = v
+		return s, false
+	}
+	p.slab = append(p.slab, v)
+	return int32(len(p.slab) - 1), true
 }
 
 func (q *queue) len() int { return len(q.h.keys) }
@@ -146,15 +164,7 @@ func (q *queue) len() int { return len(q.h.keys) }
 func (q *queue) headKey() *hkey { return &q.h.keys[0] }
 
 func (q *queue) push(e qev) {
-	var s int32
-	if n := len(q.free); n > 0 {
-		s = q.free[n-1]
-		q.free = q.free[:n-1]
-		q.slab[s] = e
-	} else {
-		s = int32(len(q.slab))
-		q.slab = append(q.slab, e)
-	}
+	s, _ := q.put(e)
 	q.h.push(hkey{e.at, e.seq, s})
 }
 
@@ -220,9 +230,8 @@ type tev struct {
 // far more often than it fires (a heartbeat detector re-arms one per message), so
 // a queued firing is moved in place, which needs its position in the heap.
 type timerQueue struct {
-	h    heap4 // tracked
-	slab []tev
-	free []int32
+	h heap4 // tracked
+	slots[tev]
 }
 
 func (q *timerQueue) len() int { return len(q.h.keys) }
@@ -231,14 +240,8 @@ func (q *timerQueue) headKey() *hkey { return &q.h.keys[0] }
 
 // push queues a firing and returns its slot.
 func (q *timerQueue) push(at time.Duration, seq uint64, t tev) int32 {
-	var s int32
-	if n := len(q.free); n > 0 {
-		s = q.free[n-1]
-		q.free = q.free[:n-1]
-		q.slab[s] = t
-	} else {
-		s = int32(len(q.slab))
-		q.slab = append(q.slab, t)
+	s, grew := q.put(t)
+	if grew {
 		q.h.pos = append(q.h.pos, 0)
 	}
 	q.h.push(hkey{at, seq, s})
