@@ -16,6 +16,7 @@ import (
 // algorithms declare; alerts.KIND one per alert kind.
 var metricPatterns = []string{
 	"events", "sent.total", "sent.TYPE", "delivered.total", "dropped.total",
+	"size.total", "size.mean", "size.max",
 	"elections", "rounds", "time_to_leader_s",
 	"entries", "per_entry.total", "per_entry.TYPE", "client_delay_s", "sync_delay_s",
 	"detection_latency_s", "false_suspicions_before_gst", "false_suspicions_after_gst", "final_timeout_s",
@@ -51,7 +52,7 @@ func columns(specs []algos.Spec) []string {
 	for _, t := range types {
 		out = append(out, "sent."+t)
 	}
-	out = append(out, "delivered.total", "dropped.total", "elections", "rounds", "time_to_leader_s",
+	out = append(out, "delivered.total", "dropped.total", "size.total", "size.mean", "size.max", "elections", "rounds", "time_to_leader_s",
 		"entries", "per_entry.total")
 	for _, t := range types {
 		out = append(out, "per_entry."+t)
@@ -179,6 +180,16 @@ func measure(cols []string, c *collector, s *netsim.Summary) map[string]float64 
 // fromSummary reads the monitors' figures out of netsim.Summary. It is the one place
 // that knows the summary's shape, so a renamed field costs one edit here.
 func fromSummary(s *netsim.Summary, v map[string]float64) {
+	// Message size in ids (node.Message.Size), over the network messages sent, as
+	// sim's summary counts it.
+	ids, most, sent := 0, 0, 0
+	for _, m := range s.Messages {
+		ids, most, sent = ids+m.IDs, max(most, m.MaxIDs), sent+m.Sent
+	}
+	v["size.total"], v["size.max"] = float64(ids), float64(most)
+	if sent > 0 {
+		v["size.mean"] = float64(ids) / float64(sent)
+	}
 	switch algos.Family(s.Family) {
 	case algos.Election:
 		v["elections"] = float64(s.Election.Completed)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,5 +204,36 @@ func TestViolationsCounted(t *testing.T) {
 		if !r.Passed {
 			t.Errorf("%s: %v", p.Describe(r.Run), r.Failures)
 		}
+	}
+}
+
+// TestMessageSize: collect-ring with every process starting sends N² messages of
+// 1, 2, …, N ids (notes 003, Algoritmo do Anel 2), so size.total is N·N(N+1)/2,
+// size.max N and size.mean (N+1)/2; ring's messages carry no list.
+func TestMessageSize(t *testing.T) {
+	src := "base = \"collect-ring\"\nseeds = 2\n[set]\n\"params.initiators\" = \"all\"\n[axes]\nnodes = [3, 5, 8]\n" +
+		"algorithm = [\"collect-ring\", \"ring\"]\n"
+	s, err := Parse("m.toml", []byte(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlan(s, Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range p.Execute(2, nil) {
+		n := float64(p.Cells[r.Cell].Values[0].(int64))
+		want := map[string]float64{"size.total": n * n * (n + 1) / 2, "size.max": n, "size.mean": (n + 1) / 2, "sent.total": n * n}
+		if p.Cells[r.Cell].Values[1] == "ring" {
+			want = map[string]float64{"size.total": 0, "size.max": 0, "size.mean": 0}
+		}
+		for m, w := range want {
+			if got, ok := r.Values[m]; !ok || got != w {
+				t.Errorf("%s: %s = %v (present %v), want %v", p.Describe(r.Run), m, got, ok, w)
+			}
+		}
+	}
+	if !validMetric("size.max") || !slices.Contains(p.Columns, "size.total") {
+		t.Error("size.max is not a metric a sweep file may name, or size.total is not a column")
 	}
 }
