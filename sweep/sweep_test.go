@@ -31,6 +31,20 @@ func plan(t *testing.T, name string, seeds, k int, shard Shard) *Plan {
 	return p
 }
 
+// parsePlan plans a whole sweep given as text.
+func parsePlan(t *testing.T, src string) *Plan {
+	t.Helper()
+	s, err := Parse("t.toml", []byte(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlan(s, Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestEmbeddedSweeps runs every embedded sweep at a reduced size (one seed, the first
 // value of every numeric axis) and checks that every run meets the sweep's
 // expectations.
@@ -192,14 +206,7 @@ func TestBadSweeps(t *testing.T) {
 func TestViolationsCounted(t *testing.T) {
 	src := "base = \"quorum-amnesia\"\n[axes]\n\"params.cs_hold\" = [\"3s\"]\n" +
 		"[[expect]]\nthat = \"violations >= 1\"\n[[expect]]\nthat = \"alerts.mutex >= 1\"\n[[expect]]\nthat = \"violations_per_entry > 0\"\n"
-	s, err := Parse("v.toml", []byte(src), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := NewPlan(s, Shard{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parsePlan(t, src)
 	for _, r := range p.Execute(1, nil) {
 		if !r.Passed {
 			t.Errorf("%s: %v", p.Describe(r.Run), r.Failures)
@@ -213,14 +220,7 @@ func TestViolationsCounted(t *testing.T) {
 func TestMessageSize(t *testing.T) {
 	src := "base = \"collect-ring\"\nseeds = 2\n[set]\n\"params.initiators\" = \"all\"\n[axes]\nnodes = [3, 5, 8]\n" +
 		"algorithm = [\"collect-ring\", \"ring\"]\n"
-	s, err := Parse("m.toml", []byte(src), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := NewPlan(s, Shard{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parsePlan(t, src)
 	for _, r := range p.Execute(2, nil) {
 		n := float64(p.Cells[r.Cell].Values[0].(int64))
 		want := map[string]float64{"size.total": n * n * (n + 1) / 2, "size.max": n, "size.mean": (n + 1) / 2, "sent.total": n * n}
