@@ -107,6 +107,7 @@ var en = map[string]string{
 	"tui.hdr.running":         "running",
 	"tui.hdr.replay":          "replay",
 	"tui.hdr.paused":          "paused",
+	"tui.hdr.stopped":         "stopped",
 	"tui.hdr.nodes":           "nodes",
 	"tui.hdr.seed":            "seed",
 	"tui.hdr.writing":         "◌ writing %s %d%% (R or q cancels)",

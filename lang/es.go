@@ -104,6 +104,7 @@ var es = map[string]string{
 	"tui.hdr.running":         "en marcha",
 	"tui.hdr.replay":          "replay",
 	"tui.hdr.paused":          "en pausa",
+	"tui.hdr.stopped":         "detenido",
 	"tui.hdr.nodes":           "nodos",
 	"tui.hdr.seed":            "semilla",
 	"tui.hdr.writing":         "◌ grabando %s %d%% (R o q cancela)",

@@ -104,6 +104,7 @@ var pt = map[string]string{
 	"tui.hdr.running":         "rodando",
 	"tui.hdr.replay":          "replay",
 	"tui.hdr.paused":          "em pausa",
+	"tui.hdr.stopped":         "parado",
 	"tui.hdr.nodes":           "nós",
 	"tui.hdr.seed":            "semente",
 	"tui.hdr.writing":         "◌ gravando %s %d%% (R ou q cancela)",

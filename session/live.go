@@ -44,7 +44,7 @@ type Live struct {
 	paused  bool
 	speed   float64
 	recAt   string
-	err     error
+	err     error          // why the world stopped early (an event storm), or nil
 	now     time.Duration  // the world's instant at the last frame
 	actions []netsim.Timed // the user actions so far, for a backfill
 	written float64        // how much of the past a backfill has written, 0 to 1
@@ -122,8 +122,10 @@ func (l *Live) loop() {
 		l.mu.Lock()
 		paused := l.paused
 		l.mu.Unlock()
+		// a world stopped by the storm guard is over: no more frames, so the
+		// clock stays at the instant it stopped
 		var frames <-chan time.Time
-		if !paused {
+		if !paused && l.w.Err() == nil {
 			frames = tick.C
 		}
 		select {
@@ -153,17 +155,20 @@ func (l *Live) loop() {
 // writes the past at full speed, the present waits for it to catch up.
 func (l *Live) advance(el time.Duration, speed float64) {
 	start := time.Now()
+	if l.w.Err() != nil {
+		return // the world stopped on the storm guard and does nothing more
+	}
 	if speed <= 0 {
 		if l.bg != nil {
 			return
 		}
-		for time.Since(start) < wallSlice {
+		for time.Since(start) < wallSlice && l.w.Err() == nil {
 			l.w.RunUntil(l.w.Now() + maxSlice)
 		}
 		return
 	}
 	target := l.w.Now() + min(l.lag+time.Duration(float64(el)*speed), maxLag)
-	for l.w.Now() < target && time.Since(start) < wallSlice {
+	for l.w.Now() < target && time.Since(start) < wallSlice && l.w.Err() == nil {
 		l.w.RunUntil(min(l.w.Now()+maxSlice, target))
 	}
 	l.lag = target - l.w.Now()
@@ -180,6 +185,7 @@ func (l *Live) publish() {
 	l.snap.Store(s)
 	l.mu.Lock()
 	l.now = now
+	l.err = l.w.Err()
 	if k := len(l.w.UserActions()); k != len(l.actions) {
 		l.actions = append(l.actions, l.w.UserActions()[len(l.actions):]...)
 	}
@@ -189,13 +195,35 @@ func (l *Live) publish() {
 // Snapshot is the latest picture.
 func (l *Live) Snapshot() *trace.Snapshot { return l.snap.Load() }
 
+// Err is why the world stopped before its end (the storm guard's "event storm: …"
+// line, as sim prints it), or nil while it runs.
+func (l *Live) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// errStopped refuses actions on a world that stopped on the storm guard: it would
+// record them, but nothing follows from them any more.
+var errStopped = errors.New("the run has stopped on an event storm; actions have no effect")
+
 // Do parses cmd in the action grammar and applies it at the current instant.
 func (l *Live) Do(cmd string) error {
 	a, err := netsim.ParseAction(cmd, l.cfg.IDs)
 	if err != nil {
 		return err
 	}
-	return l.run(func() { l.w.Do(a) })
+	var stopped error
+	if err := l.run(func() {
+		if l.w.Err() != nil {
+			stopped = errStopped
+			return
+		}
+		l.w.Do(a)
+	}); err != nil {
+		return err
+	}
+	return stopped
 }
 
 // run hands f to the loop and waits until it has run, so that the next snapshot

@@ -181,3 +181,40 @@ func TestLiveHonestClock(t *testing.T) {
 		t.Fatalf("the clock moved from %d to %d while paused", at, got)
 	}
 }
+
+// TestLiveStorm: a world stopped by the storm guard says why (the line sim prints),
+// its clock stays where it stopped, actions are refused with one line, and pausing
+// still answers.
+func TestLiveStorm(t *testing.T) {
+	s, cfg, err := Open(Source{Preset: "bully"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxPending = 10
+	l, err := NewLive(s, cfg, LiveOptions{Speed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	waitFor(t, l, "the storm guard", func() bool { return l.Err() != nil })
+	if msg := l.Err().Error(); !strings.HasPrefix(msg, "event storm: 10 events pending at t=") || !strings.Contains(msg, "ELECTION") {
+		t.Fatalf("storm error %q, want sim's line naming ELECTION", msg)
+	}
+	time.Sleep(50 * time.Millisecond)
+	at := l.Snapshot().T
+	time.Sleep(300 * time.Millisecond)
+	if got := l.Snapshot().T; got != at {
+		t.Fatalf("the clock moved from %d to %d after the storm", at, got)
+	}
+	if err := l.Do("crash n1"); err == nil || !strings.Contains(err.Error(), "stopped") {
+		t.Fatalf("crash after the storm gave %v, want a refusal", err)
+	}
+	if n1, _ := l.Snapshot().Node(1); !n1.Up {
+		t.Fatal("n1 crashed although the run had stopped")
+	}
+	l.SetPaused(true)
+	if !l.Paused() {
+		t.Fatal("pause did not answer after the storm")
+	}
+	l.Step() // does nothing, and returns
+}

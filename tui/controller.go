@@ -33,3 +33,9 @@ type Controller interface {
 type Writer interface {
 	Writing() (name string, done float64, writing bool)
 }
+
+// Stopper is a Controller whose run can stop before its end: a live world stopped
+// by its storm guard. Err is why (the line `sim` prints), or nil while it runs.
+type Stopper interface {
+	Err() error
+}

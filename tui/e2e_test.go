@@ -120,4 +120,22 @@ func TestEndToEndTmux(t *testing.T) {
 	waitFor("the clock past 6 s, running, with a deadlock suspected", func(s string) bool {
 		return strings.Contains(s, "▶ running") && strings.Contains(s, "deadlock? nothing pending") && headerTime(s) > 6
 	})
+
+	// a tiny storm guard: the dashboard shows sim's storm line, the header says
+	// stopped, and q still quits
+	storm := session + "-storm"
+	session = storm
+	tmux("new-session", "-d", "-s", storm, "-x", "160", "-y", "48", "-c", dir, "env", "TERM=xterm-256color", bin, "run", "--preset", "bully", "--max-pending", "10")
+	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", storm).Run() })
+	waitFor("the storm line and the clock stopped", func(s string) bool {
+		return strings.Contains(s, "✗ event storm: 10 events pending at t=") && strings.Contains(s, "■ stopped") && !strings.Contains(s, "▶ running")
+	})
+	tmux("send-keys", "-t", storm, "q")
+	deadline = time.Now().Add(10 * time.Second)
+	for exec.Command("tmux", "has-session", "-t", storm).Run() == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("q did not quit after the storm; screen:\n%s", capture())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -33,6 +33,8 @@ type headerState struct {
 	writing bool
 	replay  bool   // a recording is played back
 	file    string // the recording, if known
+	// stopped is why the run stopped before its end (an event storm), or ""
+	stopped string
 }
 
 // View renders one line of exactly p.w cells. Parts are dropped from the right end
@@ -56,6 +58,10 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 		run = st.Paused.Render("⏸ " + st.T("tui.hdr.replay"))
 	case h.replay:
 		run = st.Running.Render("▶ " + st.T("tui.hdr.replay"))
+	case h.stopped != "":
+		// the world stopped on the storm guard: its clock does not move any more,
+		// whatever the pause key says
+		run = st.Error.Render("■ " + st.T("tui.hdr.stopped"))
 	case h.paused:
 		run = st.Paused.Render("⏸ " + st.T("tui.hdr.paused"))
 	}
@@ -77,7 +83,7 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 		part{st.HeaderValue.Render("t=" + fmtT(s.T)), 0},
 		part{run + st.Header.Render(" "+speedText(h.speed)), 0},
 	)
-	if idle := idleText(st.Lang, s); idle != "" && !h.paused && !h.replay {
+	if idle := idleText(st.Lang, s); idle != "" && !h.paused && !h.replay && h.stopped == "" {
 		parts = append(parts, part{st.Paused.Render(idle), 0})
 	}
 	parts = append(parts, part{st.Header.Render(gstText(st.Lang, s)), 2})

@@ -163,3 +163,37 @@ func TestLiveRecordInBackground(t *testing.T) {
 		t.Fatalf("still recording %q after q", l.Recording())
 	}
 }
+
+// TestLiveStorm runs bully with a tiny storm guard: the dashboard shows the storm's
+// line as sim prints it, the header says stopped (not running) with the clock where
+// it stopped, and keys still answer: an action is refused in one line, and the
+// topology and help keys work.
+func TestLiveStorm(t *testing.T) {
+	s, cfg, err := session.Open(session.Source{Preset: "bully"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxPending = 10
+	l, err := session.NewLive(s, cfg, session.LiveOptions{Speed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	f := startFlow(t, l, 120, 40)
+	sc := f.waitFor("the storm line and the clock stopped", func(s string) bool {
+		return strings.Contains(s, "✗ event storm: 10 events pending at t=") && strings.Contains(s, "■ stopped")
+	})
+	if strings.Contains(sc, "▶ running") {
+		t.Errorf("the header says running after the storm:\n%s", sc)
+	}
+	at := headerTime(sc)
+	f.keys("1", "c")
+	f.waitFor("the crash refused", func(s string) bool { return strings.Contains(s, "crash n1: the run has stopped") })
+	f.keys("v")
+	sc = f.waitFor("the topology", func(s string) bool { return strings.Contains(s, "Topology ·") })
+	if got := headerTime(sc); got != at {
+		t.Errorf("the clock went from %v s to %v s after the storm", at, got)
+	}
+	f.keys("?")
+	f.waitFor("the full help", func(s string) bool { return strings.Contains(s, "page back") })
+}

@@ -217,7 +217,7 @@ const pausedTick = 250 * time.Millisecond
 
 func (m *Model) tick() tea.Cmd {
 	d := time.Second / time.Duration(fps(m.opts))
-	if m.hs.paused && m.seek == nil {
+	if (m.hs.paused || m.hs.stopped != "") && m.seek == nil {
 		d = pausedTick
 	}
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
@@ -230,7 +230,10 @@ func (m *Model) refresh() {
 		m.snap = s
 	}
 	m.hs.paused, m.hs.speed, m.hs.rec = m.c.Paused(), m.c.Speed(), m.c.Recording()
-	m.hs.writing = false
+	m.hs.writing, m.hs.stopped = false, ""
+	if sp, ok := m.c.(Stopper); ok && sp.Err() != nil {
+		m.hs.stopped = sp.Err().Error()
+	}
 	if wr, ok := m.c.(Writer); ok {
 		_, m.hs.written, m.hs.writing = wr.Writing()
 	}
@@ -980,7 +983,10 @@ func (m *Model) Render() string {
 	if m.seek != nil {
 		lines = append(lines, m.progress.View(m.rs, s.T, m.hs.paused))
 	}
-	if b := banner(m.st, s, m.w, time.Now().Before(m.clearedUntil)); b != "" {
+	if m.hs.stopped != "" {
+		// the run is over: why comes before any alert
+		lines = append(lines, m.st.Error.Render(fit(ansi.Truncate(" ✗ "+m.hs.stopped, m.w, "…"), m.w)))
+	} else if b := banner(m.st, s, m.w, time.Now().Before(m.clearedUntil)); b != "" {
 		lines = append(lines, b)
 	} else {
 		lines = append(lines, storyLine(m.st, s, m.w, m.lay.storyH > 0))
