@@ -2,16 +2,15 @@ package sweep
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// BenchmarkRingComplexityJobs runs the ring-complexity sweep (72 runs, N up to 128)
-// with 1 and with 2 jobs. Runs share nothing, so on two idle cores 2 jobs should take
-// well under half again the time of 1 (target: ≥ 1.7× faster).
-//
-//	go test ./sweep -run '^$' -bench RingComplexityJobs -benchtime 3x
-func BenchmarkRingComplexityJobs(b *testing.B) {
+// ringComplexity plans the ring-complexity sweep, all of it.
+func ringComplexity(b *testing.B) *Plan {
 	s, err := Load("ring-complexity")
 	if err != nil {
 		b.Fatal(err)
@@ -20,6 +19,16 @@ func BenchmarkRingComplexityJobs(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return p
+}
+
+// BenchmarkRingComplexityJobs times the runs of the ring-complexity sweep (72 runs,
+// N up to 128) with 1 and with 2 jobs, for profiling; the ratio is
+// BenchmarkRingComplexitySpeedup's.
+//
+//	go test ./sweep -run '^$' -bench RingComplexityJobs -benchtime 3x
+func BenchmarkRingComplexityJobs(b *testing.B) {
+	p := ringComplexity(b)
 	for _, jobs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			for b.Loop() {
@@ -30,22 +39,52 @@ func BenchmarkRingComplexityJobs(b *testing.B) {
 	}
 }
 
-// BenchmarkRingComplexitySpeedup times both in alternation and reports the ratio,
-// so that load from elsewhere on the machine hits both alike.
+// BenchmarkRingComplexitySpeedup does what `clusterlab sweep --preset
+// ring-complexity --jobs J` does, but for starting the process and printing: plan
+// the grid, run the 72 runs, write every output file. It does so with J = 1 and
+// J = 2 in alternation, so that load from elsewhere on the machine falls on both
+// alike, and reports
+//
+//	speedup       wall time with --jobs 1 over wall time with --jobs 2 (the target: ≥ 1.7 on two idle cores)
+//	runs-speedup  the same for the runs alone
+//	ceiling       the same ratio for a loop that only computes, timed in the same
+//	              iterations: what the machine gave two threads meanwhile (2 on
+//	              two idle cores, less when other work holds a core)
+//
+//	go test ./sweep -run '^$' -bench RingComplexitySpeedup -benchtime 3x -count 5
 func BenchmarkRingComplexitySpeedup(b *testing.B) {
-	s, _ := Load("ring-complexity")
-	p, err := NewPlan(s, Shard{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var one, two time.Duration
+	dir := b.TempDir()
+	var whole, runs, spin [3]time.Duration
 	for b.Loop() {
-		t := time.Now()
-		p.Execute(1, nil)
-		one += time.Since(t)
-		t = time.Now()
-		p.Execute(2, nil)
-		two += time.Since(t)
+		for _, jobs := range []int{1, 2} {
+			out := filepath.Join(dir, fmt.Sprint(jobs))
+			os.RemoveAll(out)
+			t := time.Now()
+			p := ringComplexity(b)
+			r := time.Now()
+			results := p.Execute(jobs, nil)
+			runs[jobs] += time.Since(r)
+			if err := p.Write(out, results, "bench", jobs); err != nil {
+				b.Fatal(err)
+			}
+			whole[jobs] += time.Since(t)
+			t = time.Now()
+			each(jobs, 72, func(int) { spinSink.Add(spinLoop(1 << 19)) })
+			spin[jobs] += time.Since(t)
+		}
 	}
-	b.ReportMetric(one.Seconds()/two.Seconds(), "speedup")
+	b.ReportMetric(whole[1].Seconds()/whole[2].Seconds(), "speedup")
+	b.ReportMetric(runs[1].Seconds()/runs[2].Seconds(), "runs-speedup")
+	b.ReportMetric(spin[1].Seconds()/spin[2].Seconds(), "ceiling")
+}
+
+var spinSink atomic.Uint64
+
+// spinLoop computes for a while (about 0.5 ms for n = 2¹⁹) without touching memory.
+func spinLoop(n int) uint64 {
+	x := uint64(1)
+	for range n {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	return x
 }

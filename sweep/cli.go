@@ -91,7 +91,7 @@ func Execute(o Options) (*Outcome, error) {
 	bar := newProgress(o.Progress, len(p.Runs))
 	results := p.Execute(o.Jobs, func(n int, _ Result) { bar.update(n) })
 	bar.done()
-	if err := p.Write(o.Out, results, o.Command); err != nil {
+	if err := p.Write(o.Out, results, o.Command, o.Jobs); err != nil {
 		return nil, err
 	}
 	p.printTable(o.Stdout, results)
@@ -163,7 +163,7 @@ func Merge(dirs []string, out string, force bool, command string, stdout io.Writ
 		}
 		all = append(all, rs...)
 	}
-	if err := p.Write(out, all, command); err != nil {
+	if err := p.Write(out, all, command, 0); err != nil {
 		return nil, err
 	}
 	p.printTable(stdout, all)

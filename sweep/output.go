@@ -167,38 +167,48 @@ func (p *Plan) readResults(path string) ([]Result, error) {
 	return out, nil
 }
 
-// Write writes every output of the results into dir.
-func (p *Plan) Write(dir string, results []Result, command string) error {
+// Write writes every output of the results into dir, over jobs workers (every core
+// for jobs < 1): the plots take as long to draw as a small sweep takes to run.
+// Each file is the same bytes for any jobs.
+func (p *Plan) Write(dir string, results []Result, command string, jobs int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	slices.SortFunc(results, func(a, b Result) int { return a.Index - b.Index })
-	files := []struct {
-		name string
-		data []byte
-	}{
-		{SweepFile, p.Source},
-		{ScenarioFile, p.base},
-		{SeedsFile, p.seedsText()},
-		{ResultsFile, p.resultsCSV(results)},
-		{SummaryFile, p.summaryCSV(results)},
+	figs := p.figures(results)
+	file := func(name string, data func() []byte) func() error {
+		return func() error { return writeAtomic(filepath.Join(dir, name), data()) }
 	}
+	var tasks []func() error // the plots first: they take longest
+	for _, f := range figs {
+		for _, ext := range []string{"png", "svg"} {
+			tasks = append(tasks, func() error {
+				b, err := f.render(ext)
+				if err != nil {
+					return fmt.Errorf("plot %s: %v", f.file, err)
+				}
+				return writeAtomic(filepath.Join(dir, f.file+"."+ext), b)
+			})
+		}
+	}
+	tasks = append(tasks,
+		file(SweepFile, func() []byte { return p.Source }),
+		file(ScenarioFile, func() []byte { return p.base }),
+		file(SeedsFile, p.seedsText),
+		file(ResultsFile, func() []byte { return p.resultsCSV(results) }),
+		file(SummaryFile, func() []byte { return p.summaryCSV(results) }),
+		file(ReportFile, func() []byte { return p.report(results, figs, command) }))
 	if len(results) > 0 && results[0].Wall > 0 {
-		files = append(files, struct {
-			name string
-			data []byte
-		}{TimingsFile, p.timingsCSV(results)})
+		tasks = append(tasks, file(TimingsFile, func() []byte { return p.timingsCSV(results) }))
 	}
-	for _, f := range files {
-		if err := writeAtomic(filepath.Join(dir, f.name), f.data); err != nil {
+	errs := make([]error, len(tasks))
+	each(jobs, len(tasks), func(i int) { errs[i] = tasks[i]() })
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}
-	plots, err := p.writePlots(dir, results)
-	if err != nil {
-		return err
-	}
-	return writeAtomic(filepath.Join(dir, ReportFile), p.report(results, plots, command))
+	return nil
 }
 
 // CheckOutput refuses to write over an earlier sweep's results unless force.

@@ -28,6 +28,10 @@ type Result struct {
 	Values   map[string]float64
 	Failures []string      // expectations that did not hold, the scenario's and the sweep's
 	Wall     time.Duration // not in results.csv: it differs between machines
+	// theory is the textbook's figures for the run, by metric, kept from the run
+	// so that the outputs need not resolve it again; nil for a result read back
+	// from results.csv.
+	theory map[string][]algos.Theory
 }
 
 // Shard is a deterministic slice of the runs: the runs whose index is I−1 modulo K.
@@ -106,41 +110,62 @@ func theoryValue(th map[string][]algos.Theory, metric string) float64 {
 // called after each run, from one goroutine at a time. The results come back in run
 // order whatever the order they finished in.
 func (p *Plan) Execute(jobs int, done func(finished int, r Result)) []Result {
+	// The biggest worlds first: a sweep's cost grows with the node count, and a big
+	// run started last would keep one worker busy while the others idle.
+	nodes := make([]int, len(p.Cells))
+	for i, c := range p.Cells {
+		nodes[i] = len(c.Scenario.NodeIDs())
+	}
+	order := make([]int, len(p.Runs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return nodes[p.Runs[b].Cell] - nodes[p.Runs[a].Cell] })
+	out := make([]Result, len(p.Runs))
+	var mu sync.Mutex
+	finished := 0
+	each(jobs, len(order), func(k int) {
+		i := order[k]
+		out[i] = p.execute(p.Runs[i])
+		mu.Lock()
+		defer mu.Unlock()
+		finished++
+		if done != nil {
+			done(finished, out[i])
+		}
+	})
+	return out
+}
+
+// each calls f(0), f(1), …, f(n−1), in that order, from jobs goroutines (every
+// core for jobs < 1), and returns when every call has.
+func each(jobs, n int, f func(int)) {
 	if jobs < 1 {
 		jobs = runtime.NumCPU()
 	}
-	out := make([]Result, len(p.Runs))
 	next := make(chan int)
-	var mu sync.Mutex
-	finished := 0
 	var wg sync.WaitGroup
-	for range min(jobs, max(len(p.Runs), 1)) {
+	for range min(jobs, max(n, 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = p.execute(p.Runs[i])
-				mu.Lock()
-				finished++
-				if done != nil {
-					done(finished, out[i])
-				}
-				mu.Unlock()
+				f(i)
 			}
 		}()
 	}
-	for i := range p.Runs {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	return out
 }
 
 func (p *Plan) execute(r Run) Result {
 	start := time.Now()
 	res := Result{Run: r}
 	cfg, th, err := p.resolve(r)
+	res.theory = th
 	if err == nil {
 		var w *netsim.World
 		c := newCollector(cfg.IDs)

@@ -31,7 +31,9 @@ func (p *Plan) cellStats(results []Result) []map[string]stat {
 		}
 		theories := make([]map[string][]algos.Theory, len(rs))
 		for i, r := range rs {
-			_, theories[i], _ = p.resolve(r.Run)
+			if theories[i] = r.theory; theories[i] == nil {
+				_, theories[i], _ = p.resolve(r.Run)
+			}
 		}
 		for _, col := range p.Columns {
 			st := stat{min: math.Inf(1), max: math.Inf(-1), theory: nan}

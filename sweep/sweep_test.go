@@ -3,6 +3,7 @@ package sweep
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ func TestShardsMergeToTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := whole.Write(filepath.Join(dir, "whole"), whole.Execute(1, nil), "x"); err != nil {
+	if err := whole.Write(filepath.Join(dir, "whole"), whole.Execute(1, nil), "x", 1); err != nil {
 		t.Fatal(err)
 	}
 	var dirs []string
@@ -104,7 +105,7 @@ func TestShardsMergeToTheSame(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := filepath.Join(dir, "shard", string(rune('0'+i)))
-		if err := p.Write(d, p.Execute(2, nil), "x"); err != nil {
+		if err := p.Write(d, p.Execute(2, nil), "x", 2); err != nil {
 			t.Fatal(err)
 		}
 		dirs = append(dirs, d)
@@ -130,7 +131,7 @@ func TestShardsMergeToTheSame(t *testing.T) {
 func TestPlotsAreSVG(t *testing.T) {
 	dir := t.TempDir()
 	p := plan(t, "ring-complexity", 1, 3, Shard{})
-	if err := p.Write(dir, p.Execute(0, nil), "x"); err != nil {
+	if err := p.Write(dir, p.Execute(0, nil), "x", 2); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "sent.total-vs-nodes.svg"))
@@ -235,5 +236,31 @@ func TestMessageSize(t *testing.T) {
 	}
 	if !validMetric("size.max") || !slices.Contains(p.Columns, "size.total") {
 		t.Error("size.max is not a metric a sweep file may name, or size.total is not a column")
+	}
+}
+
+// TestSameBytesForAnyJobs: every output but the wall times is the same bytes with
+// one job as with three, runs and files alike.
+func TestSameBytesForAnyJobs(t *testing.T) {
+	dir := t.TempDir()
+	p := plan(t, "ring-complexity", 2, 3, Shard{})
+	for _, jobs := range []int{1, 3} {
+		if err := p.Write(filepath.Join(dir, fmt.Sprint(jobs)), p.Execute(jobs, nil), "x", jobs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, _ := os.ReadDir(filepath.Join(dir, "1"))
+	if len(files) < 9 {
+		t.Fatalf("found %d files, want at least 9", len(files))
+	}
+	for _, f := range files {
+		if f.Name() == TimingsFile {
+			continue
+		}
+		a, _ := os.ReadFile(filepath.Join(dir, "1", f.Name()))
+		b, err := os.ReadFile(filepath.Join(dir, "3", f.Name()))
+		if err != nil || len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between 1 and 3 jobs (%v)", f.Name(), err)
+		}
 	}
 }
