@@ -44,6 +44,16 @@ const (
 //   - The request "election" makes a follower or candidate campaign at once, as if
 //     its timeout had fired; a leader ignores it (it already won its term).
 //
+// The spread of the timeouts scales with N by default. The paper's 150–300ms works
+// because the first process to time out usually has its REQUEST_VOTE delivered
+// before a second one times out; with N processes drawing from a spread S, about
+// N·d/S others time out within a one-way delay d of the first, and each splits the
+// vote. At N = 256 with the paper's 150ms spread and 5–20ms delays, that made 204
+// candidacies before one won. So election_max defaults to "auto":
+// election_min + 150ms·⌈N/16⌉, which is the paper's 300ms up to 16 processes (small
+// runs are unchanged) and 2.55s at 256, where a leader is elected within a couple
+// of candidacies (TestRaftScaledTimeouts). A given election_max is used as it is.
+//
 // Term and vote live in stable storage, so a process that crashes and recovers cannot
 // vote twice in one term. On the minority side of a partition no candidate can
 // gather a majority, so it never elects. Without a log every candidate is "up to
@@ -192,6 +202,12 @@ func (r *Raft) resetTimeout(env *node.Env) {
 	env.After(d, timerElection)
 }
 
+// autoElectionMax is election_max's default for n processes: a spread of 150ms per
+// 16 processes (rounded up) above election_min.
+func autoElectionMax(min time.Duration, n int) time.Duration {
+	return min + 150*time.Millisecond*time.Duration(max(1, (n+15)/16))
+}
+
 // Status reports the role, the known leader of the current term, the term and the
 // elections this process started.
 func (r *Raft) Status() node.Status {
@@ -209,7 +225,7 @@ func init() {
 		Terms:       true,
 		Params: []algos.Param{
 			{Name: "election_min", Default: "150ms", Doc: "shortest election timeout"},
-			{Name: "election_max", Default: "300ms", Doc: "longest election timeout"},
+			{Name: "election_max", Default: "auto", Doc: "longest election timeout; auto is election_min + 150ms·⌈N/16⌉ (300ms up to 16 processes, 2.55s at 256), so that split votes stay rare as N grows"},
 			{Name: "heartbeat", Default: "50ms", Doc: "how often the leader sends HEARTBEAT"},
 			initiatorsParam("none", "by default randomized timeouts decide who campaigns first, as in Raft"),
 			{Name: "weights", Default: "", Doc: `votes per process, such as "n1=3 n2=1" (the others have 1): a leader needs more than half of the total weight (notes 003, split brain)`},
@@ -221,6 +237,10 @@ func init() {
 				name string
 				d    *time.Duration
 			}{{"election_min", &cfg.min}, {"election_max", &cfg.max}, {"heartbeat", &cfg.heartbeat}} {
+				if s, serr := c.Params.String(f.name); f.name == "election_max" && serr == nil && s == "auto" {
+					cfg.max = autoElectionMax(cfg.min, len(c.IDs))
+					continue
+				}
 				if *f.d, err = c.Params.Duration(f.name); err != nil {
 					return nil, err
 				}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/node/nodetest"
 )
@@ -226,5 +227,49 @@ func TestRaftWeightsDecide(t *testing.T) {
 		if _, _, err := algos.Build("raft", labSeq(5), map[string]any{"weights": bad}); err == nil {
 			t.Errorf("weights = %q accepted", bad)
 		}
+	}
+}
+
+// TestRaftScaledTimeouts: with election_max = "auto" (the default) the timeout spread
+// grows with N, so 256 processes elect one leader within a few candidacies, where
+// the paper's fixed 150–300ms made 204 (measured: 204 with seed 1, 5–20ms delays).
+// A fixed election_max is kept as given: the same run with 300ms splits the votes
+// again and again.
+func TestRaftScaledTimeouts(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("256-process runs: skipped with -short and with -race")
+	}
+	if got := autoElectionMax(150*time.Millisecond, 5); got != 300*time.Millisecond {
+		t.Errorf("auto election_max at N=5 = %v, want the paper's 300ms", got)
+	}
+	if got := autoElectionMax(150*time.Millisecond, 16); got != 300*time.Millisecond {
+		t.Errorf("auto election_max at N=16 = %v, want 300ms", got)
+	}
+	lat := netsim.Latency{Dist: "uniform", Min: 5 * time.Millisecond, Max: 20 * time.Millisecond}
+	candidacies := func(seed uint64, params map[string]any) int64 {
+		w := labWorld{ids: labSeq(256), topo: "mesh", lat: lat, seed: seed}.run(t, "raft", params, 10*time.Second)
+		var n int64
+		leaders := map[node.ID]bool{}
+		for _, id := range w.Config().IDs {
+			st, _ := w.Status(id)
+			n += labCounterOf(st, "elections")
+			leaders[st.Leader] = true
+		}
+		if len(leaders) != 1 || leaders[node.None] {
+			t.Errorf("seed %d %v: processes believe in leaders %v, want one", seed, params, leaders)
+		}
+		return n
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		n := candidacies(seed, nil)
+		if n > 4 {
+			t.Errorf("seed %d: %d candidacies with the default spread at N=256, want at most 4", seed, n)
+		}
+		t.Logf("seed %d: %d candidacies", seed, n)
+	}
+	n := candidacies(1, map[string]any{"election_max": "300ms"})
+	t.Logf("election_max = 300ms, seed 1: %d candidacies", n)
+	if n < 20 {
+		t.Errorf("a given election_max of 300ms: %d candidacies at N=256, want the split votes of a fixed spread (≥ 20)", n)
 	}
 }
