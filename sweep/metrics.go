@@ -17,7 +17,7 @@ import (
 var metricPatterns = []string{
 	"events", "sent.total", "sent.TYPE", "delivered.total", "dropped.total",
 	"size.total", "size.mean", "size.max",
-	"elections", "rounds", "time_to_leader_s",
+	"elections", "rounds", "source_rounds", "time_to_leader_s",
 	"entries", "per_entry.total", "per_entry.TYPE", "client_delay_s", "sync_delay_s",
 	"detection_latency_s", "false_suspicions_before_gst", "false_suspicions_after_gst", "final_timeout_s",
 	"alerts.KIND", "violations", "violations_per_entry",
@@ -52,7 +52,7 @@ func columns(specs []algos.Spec) []string {
 	for _, t := range types {
 		out = append(out, "sent."+t)
 	}
-	out = append(out, "delivered.total", "dropped.total", "size.total", "size.mean", "size.max", "elections", "rounds", "time_to_leader_s",
+	out = append(out, "delivered.total", "dropped.total", "size.total", "size.mean", "size.max", "elections", "rounds", "source_rounds", "time_to_leader_s",
 		"entries", "per_entry.total")
 	for _, t := range types {
 		out = append(out, "per_entry."+t)
@@ -78,6 +78,51 @@ type collector struct {
 	up        []bool
 	leader    []node.ID
 	leaderAt  int64 // µs; -1 until agreement
+	sources   sourceCount
+}
+
+// sourceCount measures source_rounds: Yo-Yo's processes report the role "source"
+// in each iteration they are one (Status.Term = the epoch, counter iteration), so
+// the iterations with two sources or more are known, and the first after the last
+// of them is the one by which a single source was left: the quantity Santoro's
+// ⌈log₂N⌉+1 bounds, apart from the iterations pruning adds after it.
+type sourceCount struct {
+	last  map[node.ID][2]int64 // the (epoch, iteration) each process was last counted a source in
+	count map[[2]int64]int     // sources per (epoch, iteration)
+}
+
+func (s *sourceCount) observe(id node.ID, st *node.Status) {
+	if st.Role != "source" {
+		return
+	}
+	it, ok := st.Counter("iteration")
+	if !ok {
+		return
+	}
+	k := [2]int64{st.Term, it}
+	if s.count == nil {
+		s.last, s.count = map[node.ID][2]int64{}, map[[2]int64]int{}
+	}
+	if l, seen := s.last[id]; seen && l == k {
+		return
+	}
+	s.last[id] = k
+	s.count[k]++
+}
+
+// rounds is 1 + the last iteration with two sources or more (1 if there was never
+// more than one), and false when no process was ever a source.
+func (s *sourceCount) rounds() (int64, bool) {
+	if len(s.count) == 0 {
+		return 0, false
+	}
+	r := int64(1)
+	for k, n := range s.count { // a maximum: the order does not matter
+		if n >= 2 && k[1]+1 > r {
+			r = k[1] + 1
+		}
+	}
+	return r, true
 }
 
 func newCollector(ids []node.ID) *collector {
@@ -114,6 +159,7 @@ func (c *collector) Record(e *trace.Event) {
 		if i, ok := c.index[e.Node]; ok && e.Status != nil {
 			c.leader[i] = e.Status.Leader
 			c.agreed(e.T)
+			c.sources.observe(e.Node, e.Status)
 		}
 	}
 }
@@ -159,6 +205,9 @@ func measure(cols []string, c *collector, s *netsim.Summary) map[string]float64 
 	v["violations"] = float64(violations)
 	if c.leaderAt >= 0 {
 		v["time_to_leader_s"] = float64(c.leaderAt) / 1e6
+	}
+	if r, ok := c.sources.rounds(); ok {
+		v["source_rounds"] = float64(r)
 	}
 	fromSummary(s, v)
 	if e, ok := v["entries"]; ok && e > 0 {

@@ -5,12 +5,15 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/clusterlab/clusterlab/node"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
 )
@@ -262,5 +265,46 @@ func TestSameBytesForAnyJobs(t *testing.T) {
 		if err != nil || len(a) == 0 || !bytes.Equal(a, b) {
 			t.Errorf("%s differs between 1 and 3 jobs (%v)", f.Name(), err)
 		}
+	}
+}
+
+// TestYoyoSourceRounds: source_rounds, measured from the processes' "source" roles,
+// stays within Santoro's ⌈log₂N⌉+1, the figure yoyo's theory ties to it, while the
+// iteration counter (rounds) goes past it: pruning, not the sources, sets how long
+// the election runs. A unit check of the count comes first.
+func TestYoyoSourceRounds(t *testing.T) {
+	var sc sourceCount
+	if _, ok := sc.rounds(); ok {
+		t.Error("no source seen, yet source_rounds is set")
+	}
+	src := func(it int64) *node.Status {
+		return &node.Status{Role: "source", Term: 1, Counters: []node.Counter{{Name: "iteration", Value: it}}}
+	}
+	for _, o := range []struct {
+		id node.ID
+		it int64
+	}{{1, 1}, {2, 1}, {1, 1}, {3, 1}, {1, 2}, {3, 2}, {1, 3}, {1, 4}} {
+		sc.observe(o.id, src(o.it))
+	}
+	sc.observe(2, &node.Status{Role: "sink", Term: 1, Counters: []node.Counter{{Name: "iteration", Value: 5}}})
+	if r, _ := sc.rounds(); r != 3 {
+		t.Errorf("two sources in iterations 1 and 2, then one: source_rounds = %d, want 3", r)
+	}
+
+	p := parsePlan(t, "base = \"yoyo\"\n[set]\nuntil = \"120s\"\nscript = []\norder = \"random\"\ntopology = \"graph\"\ndegree = 3\n[axes]\nnodes = [100, 300]\n")
+	for i, r := range p.Execute(0, nil) {
+		n := []float64{100, 300}[i] // one seed: run i is cell i, in axis order
+		bound := math.Ceil(math.Log2(n)) + 1
+		got, ok := r.Values["source_rounds"]
+		if !ok {
+			t.Fatalf("%s: no source_rounds", p.Describe(r.Run))
+		}
+		if got < 1 || got > bound {
+			t.Errorf("%s: source_rounds = %v, want 1 to ⌈log₂N⌉+1 = %v", p.Describe(r.Run), got, bound)
+		}
+		if r.Values["rounds"] <= bound {
+			t.Errorf("%s: rounds = %v, expected the pruning tail to take it past %v", p.Describe(r.Run), r.Values["rounds"], bound)
+		}
+		t.Logf("%s: source_rounds %v, rounds %v, ⌈log₂N⌉+1 = %v", p.Describe(r.Run), got, r.Values["rounds"], bound)
 	}
 }

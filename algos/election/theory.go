@@ -131,13 +131,15 @@ func franklinTheory(c algos.TheoryConfig) []algos.Theory {
 }
 
 // yoyoTheory gives Santoro's bound: each iteration removes at least half of the
-// sources, so after at most ⌈log₂N⌉+1 iterations one source is left. The iteration
-// counter keeps counting after that, while pruning shrinks the graph down to the
-// leader (a long path loses one node at each end per iteration), so on sparse graphs
-// it exceeds the bound: the figure is set beside the measurement, not above it.
+// sources, so one source is left by iteration ⌈log₂N⌉+1 at the latest. That bounds
+// source_rounds (the first iteration with a single source, which sweeps measure from
+// the processes' "source" roles), not rounds: the iteration counter goes on while
+// pruning shrinks the graph down to the leader, a layer of leaves an iteration (72
+// iterations at N = 100,000 on a degree-3 graph, where the bound is 18), so the
+// figure is tied to the quantity it bounds and never set against the counter.
 func yoyoTheory(c algos.TheoryConfig) []algos.Theory {
 	return []algos.Theory{
-		{Metric: "rounds", Value: float64(log2Ceil(len(c.IDs)) + 1),
-			Label: "⌈log₂N⌉+1 iterations until one source is left (pruning may take more)", Source: srcYoyo},
+		{Metric: "source_rounds", Value: float64(log2Ceil(len(c.IDs)) + 1), Bound: "max",
+			Label: "⌈log₂N⌉+1: the iteration by which one source is left (the iteration counter, rounds, goes on while pruning)", Source: srcYoyo},
 	}
 }

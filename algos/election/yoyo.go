@@ -73,6 +73,9 @@ const (
 // to one within the log bound, the rest is pruning. This package does not cascade
 // termination (which would need messages the notes and Santoro's protocol do not
 // have); the test TestYoyoIterationsBound pins the path's N−1.
+// The theory hook therefore sets ⌈log₂N⌉+1 against source_rounds, the iteration by
+// which one source is left (measured by sweeps from the role "source" each process
+// reports), never against the iteration counter.
 //
 // Messages carry the epoch in Stamp:
 //   - ID: ID = the value (the sender's own id during setup), Term = the iteration
