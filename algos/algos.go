@@ -82,7 +82,10 @@ type Spec struct {
 	Description string   // one line
 	Source      string   // the paper or course notes it follows
 	Messages    []string // message types it sends
-	Params      []Param
+	// Short gives message types labels of at most four letters where the common
+	// ones (see Short) would not do: collide with another type it sends, say.
+	Short  map[string]string
+	Params []Param
 	// Terms is set for algorithms whose leaders have terms (raft): for them split
 	// brain means two leaders in the same term.
 	Terms bool

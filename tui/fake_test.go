@@ -120,12 +120,17 @@ func (f *fake) elect() {
 			}
 			st.Counters = []node.Counter{{Name: "timeout_ms", Value: 100 + int64(id)*10}, {Name: "mistakes", Value: int64(id % 2)}}
 		case "mutex":
+			st.Role, st.Leader, st.Term = "", node.None, 0
 			st.CS = node.CSReleased
 			if id == 2 {
 				st.CS = node.CSHeld
 			}
 			if id == 3 {
 				st.CS = node.CSWanted
+			}
+			st.Counters = f.mutexCounters(id)
+			if f.hdr.Info.Algorithm == "tokenring" && id == 2 {
+				st.Role = "holder"
 			}
 		}
 		f.emit(trace.Event{Ev: trace.StatusEv, Node: id, Status: &st})
@@ -148,6 +153,33 @@ func (f *fake) elect() {
 		f.emit(trace.Event{Ev: trace.AlertCleared, Kind: "split-brain", Ref: f.split, Text: how})
 		f.split = 0
 	}
+}
+
+// mutexCounters are what the fake's mutual-exclusion algorithm reports, shaped as
+// the real ones do: a token and its generation (tokenring), votes out of a voting
+// set and the vote given (maekawa), a queue and a request stamp (lamport).
+func (f *fake) mutexCounters(id node.ID) []node.Counter {
+	cs := []node.Counter{{Name: "entries", Value: int64(id) % 3}}
+	switch f.hdr.Info.Algorithm {
+	case "tokenring":
+		cs = append(cs, node.Counter{Name: "token_gen", Value: 1})
+	case "maekawa":
+		votes := int64(0)
+		if id == 2 {
+			votes = 3
+		}
+		if id == 3 {
+			votes = 1
+		}
+		cs = append(cs, node.Counter{Name: "votes", Value: votes}, node.Counter{Name: "voted_for", Value: 2}, node.Counter{Name: "set_size", Value: 3})
+	case "lamport":
+		ts := int64(0)
+		if id == 2 || id == 3 {
+			ts = int64(id) + 4
+		}
+		cs = append(cs, node.Counter{Name: "req_ts", Value: ts}, node.Counter{Name: "queue", Value: 2})
+	}
+	return cs
 }
 
 // traffic advances time by 100ms: each live node heartbeats every other one.

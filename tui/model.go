@@ -846,7 +846,12 @@ func (m *Model) keyBar() []string {
 	if m.help.ShowAll {
 		// at most what leaves the panes their least height
 		lines := strings.Split(m.help.View(hk), "\n")
-		return lines[:min(len(lines), max(m.h-m.topLines()-4, 1))]
+		room := max(m.h-m.topLines()-4, 1)
+		// the glyphs above the keys, when both fit
+		if g := glyphHelp(m.st, m.w); len(g)+len(lines) <= room {
+			lines = append(g, lines...)
+		}
+		return lines[:min(len(lines), room)]
 	}
 	keys := hk.ShortHelp()
 	tail := []key.Binding{hk.k.Help, hk.k.Quit}

@@ -20,8 +20,8 @@ const (
 	levelFull   cardLevel = iota // bordered card, four lines
 	levelMedium                  // two lines
 	levelLine                    // one line
-	levelTiny                    // id and a glyph
-	levelDot                     // one character
+	levelTiny                    // id, a space and a glyph
+	levelDot                     // one character, under a row header of ids
 )
 
 type levelGeom struct{ w, h, gap int }
@@ -30,9 +30,13 @@ var levelGeoms = [...]levelGeom{
 	levelFull:   {14, 6, 0},
 	levelMedium: {19, 2, 1},
 	levelLine:   {13, 1, 1},
-	levelTiny:   {4, 1, 1},
+	levelTiny:   {tinyW, 1, 1},
 	levelDot:    {1, 1, 0},
 }
+
+// tinyW is a tiny card's width: an id of up to three digits, a space, a glyph, so
+// that ids never run into their dots (100● was read as a node 100●).
+const tinyW = 5
 
 // nodesPane shows one card per node.
 type nodesPane struct {
@@ -43,6 +47,8 @@ type nodesPane struct {
 	cols    int
 	cw      int // card width
 	focused bool
+	used    legendItem // what the last View's cards showed, for the legend
+	first   int        // the first line of cards the last View showed
 }
 
 // SetSize sets the pane's box and lays out n cards in it.
@@ -58,11 +64,14 @@ func (p *nodesPane) setCount(n int) {
 	}
 }
 
-// need is the box height (borders included) the pane wants for n nodes at width w,
-// at most maxH: the richest level that fits, or the densest one.
+// nodesHeight is the box height (borders included) the pane wants for
+// n nodes at width w, at most maxH: the richest level that fits, or the densest one.
 func nodesHeight(n, w, maxH int) int {
 	iw := w - 2
 	for l := levelFull; l <= levelDot; l++ {
+		if !levelFits(l, n) {
+			continue
+		}
 		cols, _ := gridCols(l, n, iw)
 		rows := (n + cols - 1) / max(cols, 1)
 		if need := rows*levelGeoms[l].h + 2; need <= maxH {
@@ -72,9 +81,25 @@ func nodesHeight(n, w, maxH int) int {
 	return maxH
 }
 
+// levelFits reports whether level l can show n nodes' ids (1…n): a tiny card has
+// room for three digits.
+func levelFits(l cardLevel, n int) bool {
+	return l != levelTiny || n < 1000
+}
+
 // gridCols is how many cards of level l fit in a row of width iw, and their width.
+// The densest grid leaves room for its row header and groups its dots by ten.
 func gridCols(l cardLevel, n, iw int) (cols, cw int) {
 	g := levelGeoms[l]
+	if l == levelDot {
+		room := iw - len(strconv.Itoa(max(n, 1))) - 1
+		// groups of ten need two groups' room; a narrower row is not grouped
+		cols = max(1, min(room, 2*dotGroup-1))
+		if k := (room + 1) / (dotGroup + 1) * dotGroup; k >= 2*dotGroup {
+			cols = k
+		}
+		return min(cols, max(n, 1)), 1
+	}
 	cols = max(1, (iw+g.gap)/(g.w+g.gap))
 	cols = min(cols, max(n, 1))
 	cw = g.w
@@ -89,6 +114,9 @@ func (p *nodesPane) layout() {
 	iw, ih := p.w-2, p.h-2
 	p.level = levelDot
 	for l := levelFull; l <= levelDot; l++ {
+		if !levelFits(l, p.n) {
+			continue
+		}
 		cols, cw := gridCols(l, p.n, iw)
 		rows := (p.n + cols - 1) / max(cols, 1)
 		if rows*levelGeoms[l].h <= ih || l == levelDot {
@@ -126,23 +154,32 @@ type nodeMarks struct {
 	sideA     map[node.ID]bool
 }
 
-// View renders the pane.
+// View renders the pane, with the legend of what its cards show in its bottom
+// border.
 func (p *nodesPane) View(s *trace.Snapshot, m nodeMarks) string {
 	title := p.st.T("tui.title.nodes") + " (" + strconv.Itoa(len(s.Nodes)) + ")"
 	if m.sel < len(s.Nodes) {
-		title += " · " + nodeSummary(p.st.Lang, s.Nodes[m.sel])
+		title += " · " + nodeSummary(p.st.Lang, s.Nodes[m.sel], s.Info.Family)
 	}
-	iw := p.w - 2
+	p.used = 0
+	f := newCardFacts(s)
 	var lines []string
 	g := levelGeoms[p.level]
+	hw := p.headerW()
 	for start := 0; start < len(s.Nodes); start += p.cols {
 		end := min(start+p.cols, len(s.Nodes))
 		rows := make([]strings.Builder, g.h)
+		if hw > 0 {
+			rows[0].WriteString(p.st.Muted.Render(fit(strconv.Itoa(int(s.Nodes[start].ID)), hw-1)) + " ")
+		}
 		for i := start; i < end; i++ {
-			card := p.card(s.Nodes[i], i == m.sel, m.partition && m.sideA[s.Nodes[i].ID], s.Info.Family, s.T)
+			card := p.card(s.Nodes[i], i == m.sel, m.partition && m.sideA[s.Nodes[i].ID], &f)
 			for r := range rows {
 				if i > start && g.gap > 0 {
 					rows[r].WriteString(strings.Repeat(" ", g.gap))
+				}
+				if i > start && p.level == levelDot && p.cols >= 2*dotGroup && (i-start)%dotGroup == 0 {
+					rows[r].WriteString(" ")
 				}
 				if r < len(card) {
 					rows[r].WriteString(card[r])
@@ -153,7 +190,8 @@ func (p *nodesPane) View(s *trace.Snapshot, m nodeMarks) string {
 			lines = append(lines, rows[r].String())
 		}
 	}
-	if ih := p.h - 2; len(lines) > ih && ih > 0 {
+	ih := p.h - 2
+	if len(lines) > ih && ih > 0 {
 		// keep the selected card's row in view
 		row := (m.sel / p.cols) * g.h
 		first := 0
@@ -161,13 +199,70 @@ func (p *nodesPane) View(s *trace.Snapshot, m nodeMarks) string {
 			first = row + g.h - ih
 		}
 		lines = lines[first:min(len(lines), first+ih)]
+		p.first = first
+	} else {
+		p.first = 0
 	}
-	_ = iw
-	return box(p.st, title, lines, p.w, p.h, p.focused)
+	// the legend is drawn in the bottom border: it costs the cards no line
+	return boxWithFooter(p.st, title, legendLine(p.st, p.used, p.w-6), lines, p.w, p.h, p.focused)
+}
+
+// dotGroup is how many dots the densest grid groups between spaces, so that a
+// dot's id is read from its row's header and its place in the row.
+const dotGroup = 10
+
+// headerW is the width of the row header (the id of the row's first node and a
+// space) of the densest grid, where ids and dots are kept apart; 0 at the other
+// levels.
+func (p *nodesPane) headerW() int {
+	if p.level != levelDot {
+		return 0
+	}
+	return len(strconv.Itoa(max(p.n, 1))) + 1
+}
+
+// cardAt is the index of the card drawn at cell (x, y) of the pane (borders
+// included), for a mouse: false on a border, a gap or a row header.
+// It follows the geometry of the last View, scrolled as it was.
+func (p *nodesPane) cardAt(x, y int) (int, bool) {
+	x, y = x-1, y-1
+	g := levelGeoms[p.level]
+	ih := p.h - 2
+	if x < 0 || y < 0 || x >= p.w-2 || y >= ih {
+		return 0, false
+	}
+	row := (y + p.first) / g.h
+	x -= p.headerW()
+	if x < 0 {
+		return 0, false
+	}
+	col := 0
+	if p.level == levelDot && p.cols >= 2*dotGroup {
+		grp := x / (dotGroup + 1)
+		in := x % (dotGroup + 1)
+		if in == dotGroup {
+			return 0, false
+		}
+		col = grp*dotGroup + in
+	} else {
+		step := p.cw + g.gap
+		col = x / step
+		if x%step >= p.cw {
+			return 0, false
+		}
+	}
+	if col >= p.cols {
+		return 0, false
+	}
+	i := row*p.cols + col
+	if i >= p.n {
+		return 0, false
+	}
+	return i, true
 }
 
 // nodeSummary is the one-line description of a node for the pane title.
-func nodeSummary(l lang.Lang, n trace.NodeView) string {
+func nodeSummary(l lang.Lang, n trace.NodeView, family string) string {
 	var b strings.Builder
 	b.WriteString(n.ID.String())
 	b.WriteString(": ")
@@ -175,7 +270,9 @@ func nodeSummary(l lang.Lang, n trace.NodeView) string {
 	if n.Up && n.Status.Role != "" {
 		b.WriteString(" " + l.Word(n.Status.Role))
 	}
-	b.WriteString(", " + l.T("tui.node.leader") + " " + n.Status.Leader.String())
+	if family != "mutex" || n.Status.Leader != node.None {
+		b.WriteString(", " + l.T("tui.node.leader") + " " + n.Status.Leader.String())
+	}
 	if n.Status.Term > 0 {
 		b.WriteString(", " + l.T("tui.node.term") + " " + strconv.FormatInt(n.Status.Term, 10))
 	}
@@ -209,6 +306,10 @@ func glyph(n trace.NodeView) string {
 		return "✗"
 	case n.Status.Leader == n.ID:
 		return "★"
+	case n.Status.CS == node.CSHeld:
+		return "◆"
+	case n.Status.Role == "holder":
+		return "◉"
 	case n.Slow > 1:
 		return "◐"
 	case n.Isolated:
@@ -216,6 +317,25 @@ func glyph(n trace.NodeView) string {
 	default:
 		return "●"
 	}
+}
+
+// glyphItem is the legend entry of a glyph.
+func glyphItem(g string) legendItem {
+	switch g {
+	case "✗":
+		return lgDown
+	case "★":
+		return lgLeader
+	case "◆":
+		return lgHeld
+	case "◉":
+		return lgToken
+	case "◐":
+		return lgSlow
+	case "◌":
+		return lgIsolated
+	}
+	return lgUp
 }
 
 func idList(ids []node.ID) string {
@@ -247,18 +367,25 @@ func (p *nodesPane) stateStyle(n trace.NodeView) lipgloss.Style {
 	}
 }
 
-// card renders one node at the pane's level, as lines of exactly p.cw cells.
-func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now int64) []string {
+// card renders one node at the pane's level, as lines of exactly p.cw cells, and
+// notes in p.used what the legend must explain.
+func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, f *cardFacts) []string {
 	st := p.st
 	leads := n.Up && n.Status.Leader == n.ID
 	gs := st.Group(n.Group)
+	g := glyph(n)
+	if p.level >= levelLine {
+		p.used |= glyphItem(g) // the richer cards say it in words
+	}
 	switch p.level {
 	case levelDot, levelTiny:
-		g := glyph(n)
 		text := g
 		if p.level == levelTiny {
-			text = fit(strconv.Itoa(int(n.ID)), 3) + g
-			text = strings.Repeat(" ", max(0, 4-ansi.StringWidth(text))) + text
+			id := strconv.Itoa(int(n.ID))
+			if len(id) > tinyW-2 {
+				id = ""
+			}
+			text = fit(strings.Repeat(" ", tinyW-2-len(id))+id+" "+g, tinyW)
 		}
 		switch {
 		case sel:
@@ -279,29 +406,49 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now i
 			mark = "▸"
 		}
 		id := n.ID.String()
-		l1 := mark + id + " " + glyph(n) + " →" + n.Status.Leader.String()
 		if p.level == levelLine {
+			l1 := mark + id + " " + g
+			if f.family == "mutex" {
+				if cs := p.csText(n, f); cs != "" {
+					l1 += " " + cs
+				}
+			} else if n.Up {
+				l1 += " →" + n.Status.Leader.String()
+				p.used |= lgArrow
+			}
 			if k := len(n.Status.Suspects); k > 0 {
 				l1 += " s" + strconv.Itoa(k)
+				p.used |= lgSusN
 			}
 			return []string{p.cardStyle(n, sel, sideA).Render(fit(l1, p.cw))}
 		}
-		l1 = mark + id + " " + upText(st.Lang, n)
+		l1 := mark + id + " " + upText(st.Lang, n)
 		if leads {
 			l1 += " ★"
+			p.used |= lgLeader
 		}
 		if g := groupLetter(n.Group); g != "" {
 			l1 += " [" + g + "]"
 		}
-		l2 := "  →" + n.Status.Leader.String()
-		if tt := termText(n); tt != "" {
-			l2 += " " + tt
-		}
-		if k := len(n.Status.Suspects); k > 0 {
-			l2 += " " + st.T("tui.card.sus") + strconv.Itoa(k)
-		}
-		if n.Status.CS != node.CSNone {
-			l2 += " " + st.Lang.Word(n.Status.CS.String())
+		var l2 string
+		if f.family == "mutex" {
+			l2 = "  " + p.csText(n, f)
+			if q := p.queueText(n); q != "" {
+				l2 += " " + q
+			}
+		} else if !n.Up {
+			l2 = "  ↓ " + fmtT(n.DownSince)
+			p.used |= lgDownSince
+		} else {
+			l2 = "  →" + n.Status.Leader.String()
+			p.used |= lgArrow
+			if tt := p.termText(n); tt != "" {
+				l2 += " " + tt
+			}
+			if k := len(n.Status.Suspects); k > 0 {
+				l2 += " " + st.T("tui.card.sus") + strconv.Itoa(k)
+				p.used |= lgSus
+			}
 		}
 		cs := p.cardStyle(n, sel, sideA)
 		return []string{cs.Render(fit(l1, p.cw)), cs.Render(fit(l2, p.cw))}
@@ -310,75 +457,21 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now i
 	iw := p.cw - 2
 	stateWord := p.stateStyle(n).Render(upText(st.Lang, n))
 	role := st.Lang.Word(n.Status.Role)
-	if leads {
+	switch {
+	case leads:
 		role = st.Lead.Render("★ " + st.Lang.Word("leader"))
-	} else if !n.Up {
+		p.used |= lgLeader
+	case !n.Up:
 		role = ""
+	case n.Status.Role == "holder":
+		role = st.Lead.Render("◉ " + role)
+		p.used |= lgToken
 	}
 	l1 := stateWord
 	if role != "" {
 		l1 += " " + role
 	}
-	// the other lines, in order of interest for the family; a mutual-exclusion
-	// card skips the leader and suspects unless the algorithm reports them
-	var rest []string
-	mutex := family == "mutex"
-	switch {
-	case !n.Up:
-		// a down node has no state worth showing: when it went down (↓), and which
-		// incarnation it was
-		rest = append(rest, "↓ "+fmtT(n.DownSince))
-	case family == "detector" && n.Status.Leader == node.None && n.Status.Term == 0:
-		// a plain failure detector has no leader line
-	case !mutex || n.Status.Leader != node.None || n.Status.Term > 0:
-		l := st.T("tui.card.ldr") + " " + n.Status.Leader.String()
-		if tt := termText(n); tt != "" {
-			l += " " + tt
-		}
-		rest = append(rest, l)
-	}
-	// suspects are a detector's output; others show them only when they report some
-	if n.Up && (family == "detector" || len(n.Status.Suspects) > 0) {
-		l := st.T("tui.card.sus") + " –"
-		if len(n.Status.Suspects) > 0 {
-			l = st.T("tui.card.sus") + " " + idList(n.Status.Suspects)
-		}
-		rest = append(rest, l)
-	}
-	if n.Up && (n.Status.CS != node.CSNone || mutex) {
-		l := st.T("tui.node.cs") + " –"
-		if n.Status.CS != node.CSNone {
-			l = st.T("tui.node.cs") + " " + st.Lang.Word(n.Status.CS.String())
-		}
-		if n.Status.CS == node.CSHeld {
-			l = st.T("tui.node.cs") + " " + st.Lead.Render(st.Lang.Word("held"))
-		}
-		if n.Status.CS == node.CSWanted && n.WantedSince >= 0 && now >= n.WantedSince {
-			l += " " + fmtDur(now-n.WantedSince)
-		}
-		rest = append(rest, l)
-	}
-	if mutex && n.Up {
-		if tt := termText(n); tt != "" {
-			rest = append(rest, tt)
-		}
-	}
-	for _, c := range n.Status.Counters {
-		if len(rest) >= 3 || !n.Up {
-			break
-		}
-		if c.Name == "timeout_ms" {
-			rest = append(rest, "to "+strconv.FormatInt(c.Value, 10)+"ms")
-		} else {
-			rest = append(rest, c.Name+" "+strconv.FormatInt(c.Value, 10))
-		}
-	}
-	if len(rest) < 3 {
-		rest = append(rest, st.T("tui.node.inc")+" "+strconv.FormatInt(n.Inc, 10))
-	}
-	for len(rest) < 3 {
-		rest = append(rest, "")
-	}
+	rest := p.rows(n, f)
 	l2, l3, l4 := rest[0], rest[1], rest[2]
 	if !n.Up {
 		l2, l3, l4 = st.Muted.Render(l2), st.Muted.Render(l3), st.Muted.Render(l4)
@@ -397,11 +490,14 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, family string, now i
 		tl, tr, bl, br, hz, vt = "┏", "┓", "┗", "┛", "━", "┃"
 	}
 	title := " " + n.ID.String() + " "
-	if leads {
+	switch {
+	case leads:
 		title = " " + n.ID.String() + " ★ "
+	case n.Up && n.Status.Role == "holder":
+		title = " " + n.ID.String() + " ◉ "
 	}
 	titleS := st.Title.Render(title)
-	if leads {
+	if leads || (n.Up && n.Status.Role == "holder") {
 		titleS = st.Lead.Render(title)
 	}
 	right := ""
@@ -454,17 +550,20 @@ func (p *nodesPane) cardStyle(n trace.NodeView, sel, sideA bool) lipgloss.Style 
 	return lipgloss.NewStyle()
 }
 
-// termText is "t3", "t3 i2" or "i2": the algorithm's term and incarnation, or the
+// termText is "t3", "t3 i2" or "#2": the algorithm's term and incarnation, or the
 // runtime incarnation after a revival.
-func termText(n trace.NodeView) string {
+func (p *nodesPane) termText(n trace.NodeView) string {
 	var parts []string
 	if n.Status.Term > 0 {
 		parts = append(parts, "t"+strconv.FormatInt(n.Status.Term, 10))
+		p.used |= lgTerm
 	}
 	if n.Status.Inc > 0 {
 		parts = append(parts, "i"+strconv.FormatInt(n.Status.Inc, 10))
+		p.used |= lgAlgoInc
 	} else if n.Inc > 1 {
 		parts = append(parts, "#"+strconv.FormatInt(n.Inc, 10))
+		p.used |= lgRevival
 	}
 	return strings.Join(parts, " ")
 }

@@ -149,6 +149,12 @@ func fit(s string, w int) string {
 // box draws a pane: a rounded border with the title in the top edge, and the lines
 // fitted into exactly w×h cells (borders included).
 func box(st *Styles, title string, lines []string, w, h int, focused bool) string {
+	return boxWithFooter(st, title, "", lines, w, h, focused)
+}
+
+// boxWithFooter is box with a (styled) footer in the bottom edge, such as a legend;
+// a footer too wide for the edge is cut.
+func boxWithFooter(st *Styles, title, footer string, lines []string, w, h int, focused bool) string {
 	if w < 2 || h < 2 {
 		return blank(w, h)
 	}
@@ -182,7 +188,14 @@ func box(st *Styles, title string, lines []string, w, h int, focused bool) strin
 		b.WriteString(side)
 	}
 	b.WriteByte('\n')
-	b.WriteString(bs.Render("╰" + strings.Repeat("─", inner) + "╯"))
+	if fw := ansi.StringWidth(footer); fw > 0 && inner > 4 {
+		f := ansi.Truncate(" "+footer+" ", inner-1, "…")
+		b.WriteString(bs.Render("╰─"))
+		b.WriteString(f)
+		b.WriteString(bs.Render(strings.Repeat("─", max(0, inner-1-ansi.StringWidth(f))) + "╯"))
+	} else {
+		b.WriteString(bs.Render("╰" + strings.Repeat("─", inner) + "╯"))
+	}
 	return b.String()
 }
 

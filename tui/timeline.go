@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -326,9 +327,9 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 			lo := min(a, b)
 			x := lo + 1 + (abs(b-a)-1-len(label))/2
 			cv.text(x, label, cl)
-		} else if span >= 3 && label != "" {
+		} else if short := shortLabel(s.Info.Algorithm, e.Msg, s.Types, span-2); span >= 3 && short != "" {
 			lo := min(a, b)
-			cv.text(lo+2, abbrev(e.Msg, s.Types, span-2), cl)
+			cv.text(lo+2, short, cl)
 		}
 	case trace.Crash:
 		x := col[e.Node]
@@ -373,6 +374,24 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 			cv.text(1, "┄ set "+e.Name+" "+e.Value+" ┄", clEvent)
 		}
 	}
+}
+
+// shortLabel is a message's label in n cells where its whole type does not fit:
+// the short name its algorithm registers with the type (HB for HEARTBEAT), or for
+// a type with none an abbreviation of at most four letters, or nothing when that
+// does not fit either. A type is never shown cut at the lane's edge (HEARTBE).
+func shortLabel(algo string, msg *node.Message, types []trace.TypeCount, n int) string {
+	if msg == nil || n < 1 {
+		return ""
+	}
+	short := algos.Short(algo, msg.Type)
+	if short == "" {
+		short = abbrev(msg, types, min(n, 4))
+	}
+	if len([]rune(short)) > n {
+		return ""
+	}
+	return short
 }
 
 // abbrev shortens a message's type to n characters, distinct from every other type

@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -109,5 +111,48 @@ func TestAlertRowKeepsNodes(t *testing.T) {
 	out := plain(m.alerts.View(m.snap))
 	if !strings.Contains(out, "split-brain … [n2 n4]") {
 		t.Fatalf("a narrow alert row:\n%s", out)
+	}
+}
+
+// TestShortLabels: where a type does not fit, an arrow shows the short name its
+// algorithm registers (HB, ELEC, ELTD), or nothing; never the type cut short.
+func TestShortLabels(t *testing.T) {
+	for _, s := range algos.All() {
+		for _, typ := range s.Messages {
+			for n := 1; n < len(typ); n++ {
+				got := shortLabel(s.Name, &node.Message{Type: typ}, nil, n)
+				if got == "" {
+					continue
+				}
+				if want := algos.Short(s.Name, typ); got != want {
+					t.Errorf("%s %s in %d cells: %q, want its short name %q or nothing", s.Name, typ, n, got, want)
+				}
+			}
+		}
+	}
+	if got := shortLabel("bully", &node.Message{Type: "HEARTBEAT"}, nil, 7); got != "HB" {
+		t.Errorf("HEARTBEAT in 7 cells: %q, want HB", got)
+	}
+	// a type no algorithm registers gets at most four letters
+	if got := shortLabel("bully", &node.Message{Type: "GOSSIPING"}, nil, 7); got != "GOSS" {
+		t.Errorf("GOSSIPING in 7 cells: %q, want GOSS", got)
+	}
+}
+
+var upperWord = regexp.MustCompile(`[A-Z_]+`)
+
+// TestTimelineNoCutTypes: a bully run's timeline on a narrow terminal labels its
+// arrows with whole types or short names, never a cut one such as HEARTBE.
+func TestTimelineNoCutTypes(t *testing.T) {
+	for _, w := range []int{80, 100, 120} {
+		m := sized(scenario(5, "bully", "election"), w, 40)
+		out := plain(m.timeline.View(m.snap, m.marks))
+		for _, word := range upperWord.FindAllString(out, -1) {
+			for _, typ := range []string{"HEARTBEAT", "COORDINATOR", "ELECTION", "ANSWER"} {
+				if len(word) > 4 && len(word) < len(typ) && strings.HasPrefix(typ, word) {
+					t.Errorf("at width %d the timeline shows %s cut to %q:\n%s", w, typ, word, out)
+				}
+			}
+		}
 	}
 }

@@ -44,6 +44,9 @@ type NodeView struct {
 	Isolated bool
 	// WantedSince is when the node last asked for the critical section (µs), or -1.
 	WantedSince int64
+	// HeldSince is when the node last entered the critical section (µs), or -1 when
+	// it is not inside.
+	HeldSince int64
 	// DownSince is when the node last crashed (µs); it means something while !Up.
 	DownSince int64
 }
@@ -133,7 +136,7 @@ func NewState(h Header) *State {
 	s.Info = h.Info
 	for i, id := range h.Info.IDs {
 		st.index[id] = i
-		s.Nodes = append(s.Nodes, NodeView{ID: id, Up: true, Slow: 1, Inc: 1, WantedSince: -1})
+		s.Nodes = append(s.Nodes, NodeView{ID: id, Up: true, Slow: 1, Inc: 1, WantedSince: -1, HeldSince: -1})
 	}
 	s.Latency, s.Loss, s.Dup, s.Delta = h.Info.Latency, h.Info.Loss, h.Info.Dup, h.Info.Delta
 	s.GSTAt = h.Info.GST
@@ -180,7 +183,7 @@ func (st *State) Apply(e *Event) {
 	case Crash:
 		if n := st.node(e.Node); n != nil {
 			n.Up = false
-			n.WantedSince = -1
+			n.WantedSince, n.HeldSince = -1, -1
 			n.DownSince = e.T
 		}
 	case Recover:
@@ -196,6 +199,11 @@ func (st *State) Apply(e *Event) {
 				n.WantedSince = e.T
 			} else if n.Status.CS != node.CSWanted {
 				n.WantedSince = -1
+			}
+			if n.Status.CS == node.CSHeld && was != node.CSHeld {
+				n.HeldSince = e.T
+			} else if n.Status.CS != node.CSHeld {
+				n.HeldSince = -1
 			}
 		}
 	case Partition:

@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// cardFacts are what the cards of one snapshot share: which rows they have, so
+// that a row means the same thing on every card and the rows line up.
+type cardFacts struct {
+	family string
+	now    int64
+	ldr    bool     // a row for the leader a node follows
+	sus    bool     // a row for its suspects
+	counts []string // counters with a row of their own, in order of first report
+}
+
+func newCardFacts(s *trace.Snapshot) cardFacts {
+	f := cardFacts{family: s.Info.Family, now: s.T}
+	// an election's output is its leader; a detector's its suspects, and a leader
+	// only where it elects one (Ω)
+	f.ldr = f.family == "election"
+	f.sus = f.family == "detector"
+	for _, n := range s.Nodes {
+		if !n.Up {
+			continue
+		}
+		if f.family != "mutex" && (n.Status.Leader != node.None || n.Status.Term > 0) {
+			f.ldr = true
+		}
+		if len(n.Status.Suspects) > 0 {
+			f.sus = true
+		}
+		if f.family == "mutex" {
+			continue // its counters are read by name (queueText)
+		}
+		for _, c := range n.Status.Counters {
+			if !slices.Contains(f.counts, c.Name) {
+				f.counts = append(f.counts, c.Name)
+			}
+		}
+	}
+	return f
+}
+
+// rows are the three lines of a full card under its state line. A down node shows
+// only when it went down and its incarnation; a mutual-exclusion card its critical
+// section with how long, its queue or votes, and its entries; any other its leader,
+// suspects and counters, each on the row every card gives it.
+func (p *nodesPane) rows(n trace.NodeView, f *cardFacts) [3]string {
+	st := p.st
+	inc := st.T("tui.node.inc") + " " + strconv.FormatInt(n.Inc, 10)
+	switch {
+	case !n.Up:
+		p.used |= lgDownSince | lgInc
+		return [3]string{"↓ " + fmtT(n.DownSince), "", inc}
+	case f.family == "mutex":
+		last := ""
+		if v, ok := n.Status.Counter("entries"); ok {
+			last = "entries " + strconv.FormatInt(v, 10)
+			p.used |= lgEntries
+		}
+		if tt := p.termText(n); tt != "" {
+			last = strings.TrimSpace(last + " " + tt)
+		}
+		return [3]string{p.csText(n, f), p.queueText(n), last}
+	}
+	var rows []string
+	if f.ldr {
+		l := st.T("tui.card.ldr") + " " + n.Status.Leader.String()
+		if tt := p.termText(n); tt != "" {
+			l += " " + tt
+		}
+		rows = append(rows, l)
+		p.used |= lgLdr
+	}
+	if f.sus {
+		l := st.T("tui.card.sus") + " –"
+		if len(n.Status.Suspects) > 0 {
+			l = st.T("tui.card.sus") + " " + idList(n.Status.Suspects)
+		}
+		rows = append(rows, l)
+		p.used |= lgSus
+	}
+	for _, name := range f.counts {
+		if len(rows) >= 3 {
+			break
+		}
+		v, ok := n.Status.Counter(name)
+		switch {
+		case !ok:
+			rows = append(rows, "")
+		case name == "timeout_ms":
+			rows = append(rows, "to "+strconv.FormatInt(v, 10)+"ms")
+			p.used |= lgTimeout
+		default:
+			rows = append(rows, name+" "+strconv.FormatInt(v, 10))
+		}
+	}
+	if len(rows) < 3 {
+		rows = append(rows, inc)
+		p.used |= lgInc
+	}
+	var out [3]string
+	copy(out[:], rows)
+	return out
+}
+
+// csText is a node's critical section and how long it has been in that state:
+// "cs held 120ms", "cs wanted 1.2s" (the wait), "cs –".
+func (p *nodesPane) csText(n trace.NodeView, f *cardFacts) string {
+	st := p.st
+	if !n.Up {
+		return ""
+	}
+	p.used |= lgCS
+	cs := st.T("tui.node.cs") + " "
+	switch n.Status.CS {
+	case node.CSHeld:
+		cs += st.Lead.Render(st.Lang.Word("held"))
+		if n.HeldSince >= 0 && f.now >= n.HeldSince {
+			cs += " " + fmtDur(f.now-n.HeldSince)
+		}
+	case node.CSWanted:
+		cs += st.Warn.Render(st.Lang.Word("wanted"))
+		if n.WantedSince >= 0 && f.now >= n.WantedSince {
+			cs += " " + fmtDur(f.now-n.WantedSince)
+		}
+	default:
+		cs += "–"
+	}
+	return cs
+}
+
+// queueText is what a mutual-exclusion node knows of the others' requests, from
+// what its algorithm reports: the token (◉), the queue it keeps, the votes or
+// grants it has, whom its vote or grant went to (→), its request's stamp.
+func (p *nodesPane) queueText(n trace.NodeView) string {
+	st := p.st
+	var parts []string
+	if n.Status.Role == "holder" {
+		parts = append(parts, st.Lead.Render("◉ "+st.T("tui.card.token")))
+		p.used |= lgToken
+	}
+	s := n.Status
+	if v, ok := s.Counter("queue"); ok {
+		parts = append(parts, st.T("tui.card.queue")+" "+strconv.FormatInt(v, 10))
+		p.used |= lgQueue
+	}
+	if v, ok := s.Counter("votes"); ok {
+		t := st.T("tui.card.votes") + " " + strconv.FormatInt(v, 10)
+		if k, ok := s.Counter("set_size"); ok {
+			t += "/" + strconv.FormatInt(k, 10)
+		}
+		parts = append(parts, t)
+		p.used |= lgVotes
+	}
+	if v, ok := s.Counter("grants"); ok {
+		parts = append(parts, st.T("tui.card.grants")+" "+strconv.FormatInt(v, 10))
+		p.used |= lgGrants
+	}
+	for _, name := range []string{"voted_for", "granted_to"} {
+		if v, ok := s.Counter(name); ok && v > 0 {
+			parts = append(parts, "→"+node.ID(v).String())
+			p.used |= lgGiven
+		}
+	}
+	if v, ok := s.Counter("req_ts"); ok && v > 0 {
+		parts = append(parts, "ts "+strconv.FormatInt(v, 10))
+		p.used |= lgStamp
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,61 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// idRunsIntoGlyph is a digit touching a node's glyph: 100● reads as one word.
+var idRunsIntoGlyph = regexp.MustCompile(`[0-9][●★✗◐◌◆◉]|[●★✗◐◌◆◉][0-9]`)
+
+// TestCompactGrid: at 300 and 1,000 nodes the nodes pane keeps ids apart from the
+// dots, shows every node, heads each row of dots with its first node's id, and a
+// click on any dot finds that dot's node.
+func TestCompactGrid(t *testing.T) {
+	for _, c := range []struct{ n, w, h int }{{300, 160, 48}, {300, 80, 24}, {1000, 160, 48}, {1000, 220, 60}} {
+		t.Run(fmt.Sprintf("%d-nodes-%dx%d", c.n, c.w, c.h), func(t *testing.T) {
+			f := newFake(c.n, "bully", "election")
+			must(f.Do("crash n" + strconv.Itoa(c.n/2)))
+			m := sized(f, c.w, c.h)
+			view := plain(m.nodes.View(m.snap, nodeMarks{sel: m.sel}))
+			checkBox(t, view, c.w, m.lay.nodesH)
+			if bad := idRunsIntoGlyph.FindString(view); bad != "" {
+				t.Errorf("an id runs into a dot: %q\n%s", bad, view)
+			}
+			lines := strings.Split(view, "\n")
+			next := 0 // the index of the next node expected in reading order
+			for y, l := range lines {
+				cells := []rune(l)
+				rowFirst := -1
+				for x, r := range cells {
+					if !strings.ContainsRune("●★✗◐◌◆◉", r) || y == len(lines)-1 {
+						continue // the legend's glyphs are not nodes
+					}
+					i, ok := m.nodes.cardAt(x, y)
+					if !ok || i != next {
+						t.Fatalf("the glyph at (%d,%d) is node index %d (%v), want %d\n%s", x, y, i, ok, next, view)
+					}
+					if rowFirst < 0 {
+						rowFirst = i
+					}
+					next++
+				}
+				if rowFirst >= 0 && m.nodes.level == levelDot {
+					head := strings.Fields(strings.Trim(l, "│"))[0]
+					if want := strconv.Itoa(int(m.snap.Nodes[rowFirst].ID)); head != want {
+						t.Errorf("row %d is headed %q, want its first node's id %s", y, head, want)
+					}
+				}
+			}
+			if next != c.n && len(lines)-3 >= (c.n+m.nodes.cols-1)/m.nodes.cols {
+				t.Errorf("%d nodes drawn, want %d\n%s", next, c.n, view)
+			}
+			if next == 0 {
+				t.Errorf("no node drawn\n%s", view)
+			}
+		})
+	}
+}
