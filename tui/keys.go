@@ -1,8 +1,13 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/clusterlab/clusterlab/lang"
+	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
 // KeyMap is the dashboard's keys. They are a contract: scripts, tests and the README
@@ -205,4 +210,91 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 		{k.Command, k.Filter, k.Heartbeat, k.Focus, k.Help, k.Quit},
 		{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown, k.Follow},
 	}
+}
+
+// keyer is a pane that owns keys of its own: the focused pane sees a key before the
+// dashboard's global keys, and says whether it was one of its own.
+type keyer interface {
+	Key(msg tea.KeyPressMsg, c keyCtx) (handled bool, cmd tea.Cmd)
+}
+
+// keyCtx is what a pane's keys need from the dashboard: the key map, and the
+// snapshot and marks on screen.
+type keyCtx struct {
+	keys  *KeyMap
+	snap  *trace.Snapshot
+	marks []mark
+}
+
+// scrollBy is how many rows back (positive) or forward a scrolling key moves a pane
+// of height h, or 0 for any other key.
+func scrollBy(msg tea.KeyPressMsg, k *KeyMap, h int) int {
+	switch {
+	case key.Matches(msg, k.ScrollUp):
+		return 1
+	case key.Matches(msg, k.ScrollDown):
+		return -1
+	case key.Matches(msg, k.PageUp):
+		return max(1, h-3)
+	case key.Matches(msg, k.PageDown):
+		return -max(1, h-3)
+	}
+	return 0
+}
+
+// Key scrolls the timeline back and forward; end (or esc) follows time again.
+func (p *timelinePane) Key(msg tea.KeyPressMsg, c keyCtx) (bool, tea.Cmd) {
+	if c.snap == nil {
+		return false, nil
+	}
+	if k := scrollBy(msg, c.keys, p.h); k != 0 {
+		p.scroll(c.snap, c.marks, k)
+		return true, nil
+	}
+	if key.Matches(msg, c.keys.Follow) {
+		p.anchor = 0
+		return true, nil
+	}
+	return false, nil
+}
+
+// Key scrolls the feed back and forward; end (or esc) follows it again.
+func (p *trafficPane) Key(msg tea.KeyPressMsg, c keyCtx) (bool, tea.Cmd) {
+	if c.snap == nil {
+		return false, nil
+	}
+	if k := scrollBy(msg, c.keys, p.h); k != 0 {
+		p.scroll(c.snap, k)
+		return true, nil
+	}
+	if key.Matches(msg, c.keys.Follow) {
+		p.anchor = 0
+		return true, nil
+	}
+	return false, nil
+}
+
+// filterKey edits the feed's filter after `/`: enter applies it, esc clears it;
+// done says the filter line is closed.
+func (p *trafficPane) filterKey(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	switch msg.String() {
+	case "enter":
+		p.filter.words = parseFilter(p.input.Value())
+	case "esc":
+		p.filter.words = nil
+	default:
+		p.input, cmd = p.input.Update(msg)
+		return false, cmd
+	}
+	p.filtering = false
+	p.input.Blur()
+	return true, nil
+}
+
+// openFilter opens the feed's filter line on the words in use.
+func (p *trafficPane) openFilter() tea.Cmd {
+	p.filtering = true
+	p.input.SetValue(strings.Join(p.filter.words, " "))
+	p.input.CursorEnd()
+	return p.input.Focus()
 }

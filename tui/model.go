@@ -385,7 +385,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case modeSelect:
 		return m.promptKey(msg, m.pickID)
 	case modeFilter:
-		return m.filterKey(msg)
+		done, cmd := m.traffic.filterKey(msg)
+		if done {
+			m.mode = modeNormal
+		}
+		return cmd
 	case modePartition:
 		switch msg.String() {
 		case "space":
@@ -410,6 +414,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if p := m.focused(); p != nil {
+		if ok, cmd := p.Key(msg, keyCtx{keys: &m.keys, snap: m.snap, marks: m.marks}); ok {
+			return cmd
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Select):
 		id := int(msg.String()[0] - '0')
@@ -421,25 +430,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.mode = modeSelect
 		return m.pick.open()
 	case key.Matches(msg, k.Move):
-		if (m.focus == paneTimeline || m.focus == paneTraffic) && (msg.String() == "up" || msg.String() == "down") {
-			if msg.String() == "up" {
-				m.scroll(1)
-			} else {
-				m.scroll(-1)
-			}
-			return nil
-		}
 		m.sel = m.nodes.move(m.sel, msg.String())
-	case m.scrolls() && key.Matches(msg, k.ScrollUp):
-		m.scroll(1)
-	case m.scrolls() && key.Matches(msg, k.ScrollDown):
-		m.scroll(-1)
-	case m.scrolls() && key.Matches(msg, k.PageUp):
-		m.scroll(max(1, m.lay.timelineH-3))
-	case m.scrolls() && key.Matches(msg, k.PageDown):
-		m.scroll(-max(1, m.lay.timelineH-3))
-	case m.scrolls() && key.Matches(msg, k.Follow):
-		m.timeline.anchor, m.traffic.anchor = 0, 0
 	case key.Matches(msg, k.Crash):
 		m.onSelected("crash %s")
 	case key.Matches(msg, k.Revive):
@@ -530,10 +521,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Filter):
 		m.mode = modeFilter
-		m.traffic.filtering = true
-		m.traffic.input.SetValue(strings.Join(m.traffic.filter.words, " "))
-		m.traffic.input.CursorEnd()
-		return m.traffic.input.Focus()
+		return m.traffic.openFilter()
 	case key.Matches(msg, k.Focus):
 		m.nextFocus()
 	case key.Matches(msg, k.Record):
@@ -577,8 +565,17 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// scrolls reports whether the focused pane scrolls: the timeline and the feed.
-func (m *Model) scrolls() bool { return m.focus == paneTimeline || m.focus == paneTraffic }
+// focused is the focused pane if it owns keys of its own (the timeline and the
+// feed scroll), or nil.
+func (m *Model) focused() keyer {
+	switch m.focus {
+	case paneTimeline:
+		return &m.timeline
+	case paneTraffic:
+		return m.traffic
+	}
+	return nil
+}
 
 // shown reports whether pane p is on screen in the current layout.
 func (m *Model) shown(p paneID) bool {
@@ -618,17 +615,6 @@ func (m *Model) setFocus(p paneID) {
 	m.story.focused = p == paneStory
 }
 
-func (m *Model) scroll(k int) {
-	if m.snap == nil {
-		return
-	}
-	if m.focus == paneTraffic {
-		m.traffic.scroll(m.snap, k)
-	} else {
-		m.timeline.scroll(m.snap, m.marks, k)
-	}
-}
-
 // promptKey passes a key to the open prompt; the mode ends when the prompt closes.
 func (m *Model) promptKey(msg tea.KeyPressMsg, submit func(string) error) tea.Cmd {
 	done, cmd := m.prompt().key(msg, submit)
@@ -666,26 +652,6 @@ func direction(forward bool) int {
 		return 1
 	}
 	return -1
-}
-
-func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "enter":
-		m.traffic.filter.words = parseFilter(m.traffic.input.Value())
-		m.traffic.filtering = false
-		m.traffic.input.Blur()
-		m.mode = modeNormal
-		return nil
-	case "esc":
-		m.traffic.filter.words = nil
-		m.traffic.filtering = false
-		m.traffic.input.Blur()
-		m.mode = modeNormal
-		return nil
-	}
-	var cmd tea.Cmd
-	m.traffic.input, cmd = m.traffic.input.Update(msg)
-	return cmd
 }
 
 // applyPartition splits the network into side A and the rest.
