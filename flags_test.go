@@ -26,6 +26,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"sim", "--preset", "bully", "--until", "100000h"}, "--until"},
 		{[]string{"run", "--preset", "bully", "--speed", "5000"}, "--speed: found 5000"},
 		{[]string{"--lang", "xx", "presets"}, `--lang: found "xx"`},
+		{[]string{"verify", "t.jsonl", "--max-pending", "0"}, "--max-pending: found 0"},
 	} {
 		out, code := runCLI(t, dir, bin, c.args...)
 		lines := strings.Split(strings.TrimSpace(out), "\n")

@@ -302,6 +302,7 @@ func (c *replayCmd) Run() error {
 }
 
 type verifyCmd struct {
+	stormFlags
 	File    string `arg:"" help:"Trace file to verify (.jsonl, or compressed .gz or .zst)." type:"existingfile"`
 	Partial bool   `help:"Accept a recording without its end record (a killed or cut one) when every event it has matches the re-run: a verified prefix."`
 }
@@ -309,7 +310,11 @@ type verifyCmd struct {
 func (c *verifyCmd) Run() error {
 	sig := catchSignals()
 	defer sig.stop()
-	v, err := session.Verify(sig.ctx, c.File, session.VerifyOptions{Partial: c.Partial})
+	var storm netsim.Config
+	if err := c.apply(&storm); err != nil {
+		return badInput(err)
+	}
+	v, err := session.Verify(sig.ctx, c.File, session.VerifyOptions{Partial: c.Partial, MaxPending: storm.MaxPending})
 	if sig.interrupted() {
 		return sig.err()
 	}

@@ -71,6 +71,7 @@ type World struct {
 
 	sink    trace.Sink
 	tev     trace.Event
+	tmsg    node.Message // the message of the event in tev: see msgRef
 	lineSeq uint64
 
 	counts  counts
@@ -813,10 +814,9 @@ func (w *World) dropOnArrival(e *qev) {
 	if reason == "" {
 		reason = trace.ReasonDown
 	}
-	msg := e.msg
 	w.now = max(w.now, e.at)
-	w.counts.drop(msg.Type, reason)
-	w.emit(trace.Event{Ev: trace.Drop, From: w.cfg.IDs[e.from], To: w.cfg.IDs[e.to], MID: e.mid, Msg: &msg, Reason: reason, Dup: e.dup})
+	w.counts.drop(e.msg.Type, reason)
+	w.emit(trace.Event{Ev: trace.Drop, From: w.cfg.IDs[e.from], To: w.cfg.IDs[e.to], MID: e.mid, Msg: w.msgRef(e.msg), Reason: reason, Dup: e.dup})
 }
 
 // outcome applies one step's results.
@@ -830,8 +830,7 @@ func (w *World) outcome(p *proc, o *node.Outcome) {
 			w.counts.deliver(it.Ev.Msg.Type)
 		}
 		if !w.untraced() {
-			msg := it.Ev.Msg
-			w.emit(trace.Event{Ev: trace.Deliver, From: it.Ev.From, To: p.id, MID: it.Ref, Msg: &msg, Local: local, Dup: it.Gen == 1})
+			w.emit(trace.Event{Ev: trace.Deliver, From: it.Ev.From, To: p.id, MID: it.Ref, Msg: w.msgRef(it.Ev.Msg), Local: local, Dup: it.Gen == 1})
 		}
 	case node.Timer:
 		w.emit(trace.Event{Ev: trace.TimerEv, Node: p.id, Name: it.Ev.Name})
@@ -875,8 +874,7 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 	w.mid++
 	mid := w.mid
 	if !w.untraced() {
-		m := msg
-		w.emit(trace.Event{Ev: trace.Send, From: p.id, To: to, MID: mid, Msg: &m})
+		w.emit(trace.Event{Ev: trace.Send, From: p.id, To: to, MID: mid, Msg: w.msgRef(msg)})
 	}
 	ti, ok := w.indexOf(to)
 	if !ok || !w.linked(p.idx, ti) {
@@ -923,7 +921,7 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 
 func (w *World) dropNow(from, to node.ID, mid uint64, msg node.Message, reason string) {
 	w.counts.drop(msg.Type, reason)
-	w.emit(trace.Event{Ev: trace.Drop, From: from, To: to, MID: mid, Msg: &msg, Reason: reason})
+	w.emit(trace.Event{Ev: trace.Drop, From: from, To: to, MID: mid, Msg: w.msgRef(msg), Reason: reason})
 }
 
 // blocked says why the network would not carry a message from a to b now, or "".
@@ -947,6 +945,13 @@ func (w *World) untraced() bool {
 	}
 	w.lineSeq++
 	return true
+}
+
+// msgRef gives an event the message m without a heap copy per event: the world keeps
+// one, which the next event overwrites (a sink copies what it keeps; see trace.Sink).
+func (w *World) msgRef(m node.Message) *node.Message {
+	w.tmsg = m
+	return &w.tmsg
 }
 
 // emit numbers an event, stamps it with the current time and hands it to the sink.

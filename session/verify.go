@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"time"
 
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/presets"
 )
 
@@ -37,6 +39,9 @@ type VerifyOptions struct {
 	// Partial accepts a recording without its end record when every event it has
 	// matches the re-run: a verified prefix, said so.
 	Partial bool
+	// MaxPending is the re-run's event-storm guard (netsim.Config.MaxPending); 0
+	// is the world's default.
+	MaxPending int
 }
 
 // maxLocateNodes is the largest world verify re-runs for a file whose end record
@@ -93,7 +98,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 			tf.Close()
 			return &Verdict{Line: tf.Line(), Reason: err.Error()}, nil
 		}
-		if bytes.Contains(line, []byte(`"ev":"action"`)) {
+		if mayBeAction(line) {
 			var e trace.Event
 			if json.Unmarshal(line, &e) == nil && e.Ev == trace.Action && e.By == "user" {
 				a, err := netsim.ParseAction(e.Text, hdr.Info.IDs)
@@ -132,6 +137,10 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		return &Verdict{Line: 1, Reason: err.Error()}, nil
 	}
 	cfg.UserActions = users
+	cfg.MaxPending = opts.MaxPending
+	if err := burstLimit(path, cfg); err != nil {
+		return &Verdict{Line: 1, Reason: err.Error()}, nil
+	}
 	// The second reading takes the header checked by the first, if it is unchanged.
 	rf, err := openTraceWith(path, func(h *trace.Header) error {
 		if !bytes.Equal(h.Scenario, hdr.Scenario) {
@@ -188,6 +197,37 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	return cmp.verdict(path, n, end, truncated, endErr, hash, lastT, opts), nil
 }
 
+// mayBeAction reports whether an event line may be an action, cheaply, for every line
+// of a file: the recorder writes seq, t and ev first, so the kind is read right after
+// them. A line in another form is searched whole.
+func mayBeAction(line []byte) bool {
+	i := skipNumber(line, 0, `{"seq":`)
+	if i >= 0 {
+		i = skipNumber(line, i, `,"t":`)
+	}
+	if i < 0 {
+		return bytes.Contains(line, []byte(`"ev":"action"`))
+	}
+	const kind = `,"ev":"action"`
+	return len(line)-i >= len(kind) && string(line[i:i+len(kind)]) == kind
+}
+
+// skipNumber returns the index after key and the integer that follows it at line[i:],
+// or -1 if key is not there.
+func skipNumber(line []byte, i int, key string) int {
+	if len(line)-i < len(key) || string(line[i:i+len(key)]) != key {
+		return -1
+	}
+	i += len(key)
+	if i < len(line) && line[i] == '-' {
+		i++
+	}
+	for i < len(line) && '0' <= line[i] && line[i] <= '9' {
+		i++
+	}
+	return i
+}
+
 // runLimits refuses a re-run longer than the world allows before it starts. (The
 // node count was checked with the scenario, and the world's pending-event guard
 // bounds a storm.)
@@ -200,6 +240,90 @@ func runLimits(path string, end *trace.End, lastT int64) error {
 		return fmt.Errorf("%s: the recording runs to t=%s, expected at most %s of virtual time", path, stop, max)
 	}
 	return nil
+}
+
+// burstLimit refuses, before the re-run builds its world, a scenario whose first
+// instant alone would hold more events than the event-storm guard allows: the re-run
+// would stop at t=0 with an event storm anyway, but only after building them all (a
+// full mesh of N processes that each broadcast at start makes N·(N−1) messages, and
+// as many timers for a failure detector). This is how a header whose node count was
+// edited up is refused in a moment instead of simulated into gigabytes.
+func burstLimit(path string, cfg netsim.Config) error {
+	limit := cfg.MaxPending
+	if limit <= 0 {
+		limit = netsim.DefaultMaxPending
+	}
+	if n := startBurst(cfg); n > limit {
+		return fmt.Errorf("%s:1: found a scenario whose start makes about %s pending events at t=0 (%s nodes, %s), expected at most %s (the event-storm guard; --max-pending raises it)",
+			path, netsim.Thousands(n), netsim.Thousands(len(cfg.IDs)), cfg.Topology, netsim.Thousands(limit))
+	}
+	return nil
+}
+
+// burstSample is how many processes startBurst steps.
+const burstSample = 64
+
+// startBurst estimates the events the processes' Start steps make at t=0 (messages
+// and armed timers): it steps the algorithm of a sample of processes alone, without
+// a world (the first, the last and others evenly between), and takes the fewest any
+// of them made for every process. The fewest, so that an algorithm where only some
+// processes start something (initiators) is not taken for a storm. It counts only
+// on a full mesh with nothing scheduled at t=0, where every message sent at start is
+// pending; elsewhere a message may be dropped at once, and it returns 0.
+func startBurst(cfg netsim.Config) int {
+	n := len(cfg.IDs)
+	if (cfg.Topology != "" && cfg.Topology != "mesh") || n == 0 {
+		return 0
+	}
+	for _, list := range [][]netsim.Timed{cfg.Script, cfg.UserActions} {
+		for _, a := range list {
+			if a.At == 0 {
+				return 0
+			}
+		}
+	}
+	index := make(map[node.ID]int, n)
+	for i, id := range cfg.IDs {
+		index[id] = i
+	}
+	lookup := func(id node.ID) (int, bool) {
+		i, ok := index[id]
+		return i, ok
+	}
+	nbrs := make([]node.ID, 0, n)
+	timers := map[int32]bool{}
+	fewest := -1
+	k := min(n, burstSample)
+	for s := range k {
+		i := 0
+		if k > 1 {
+			i = s * (n - 1) / (k - 1)
+		}
+		id := cfg.IDs[i]
+		nbrs = append(append(nbrs[:0], cfg.IDs[:i]...), cfg.IDs[i+1:]...)
+		env := node.NewEnv(id, cfg.IDs, nbrs, rand.New(rand.NewPCG(cfg.Seed, uint64(i))), nil)
+		env.SetIndex(i)
+		env.SetLookup(lookup)
+		env.Apply(cfg.Factory(id), 0, node.Event{Kind: node.Start}, 0)
+		made := 0
+		clear(timers)
+		for _, e := range env.Effects() {
+			switch e.Kind {
+			case node.EffSend:
+				made++
+			case node.EffTimer:
+				timers[e.Timer] = true
+			}
+		}
+		made += len(timers)
+		if fewest < 0 || made < fewest {
+			fewest = made
+		}
+		if fewest == 0 {
+			return 0
+		}
+	}
+	return fewest * n
 }
 
 func fmtUS(us int64) string { return (time.Duration(us) * time.Microsecond).String() }
@@ -253,23 +377,26 @@ func (c *comparer) peek() []byte {
 	return c.rec
 }
 
+// Record compares e with the next recorded line. Once the comparison is decided (a
+// difference and the line after it, or the file's end and one event past it), it
+// does no more work: the events the world makes until it stops are not encoded.
 func (c *comparer) Record(e *trace.Event) {
-	c.buf = trace.AppendLine(c.buf[:0], e)
-	line := c.buf[:len(c.buf)-1]
 	switch {
 	case c.err != nil:
 		return
 	case c.diff:
 		if c.next == nil {
-			c.next = append([]byte(nil), line...)
+			c.next = lineOf(e)
 		}
 		return
 	case c.n >= c.want:
 		if c.extra == nil {
-			c.extra = append([]byte(nil), line...)
+			c.extra = lineOf(e)
 		}
 		return
 	}
+	c.buf = trace.AppendLine(c.buf[:0], e)
+	line := c.buf[:len(c.buf)-1]
 	rec := c.peek()
 	if rec == nil {
 		return
@@ -280,6 +407,12 @@ func (c *comparer) Record(e *trace.Event) {
 	}
 	c.have = false
 	c.n++
+}
+
+// lineOf is e's line, without its newline.
+func lineOf(e *trace.Event) []byte {
+	b := trace.AppendLine(nil, e)
+	return b[:len(b)-1]
 }
 
 func (c *comparer) verdict(path string, n int, end *trace.End, truncated bool, endErr *trace.EndError, hash string, lastT int64, opts VerifyOptions) *Verdict {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -198,6 +199,41 @@ func TestVerifyFarFutureEdit(t *testing.T) {
 			}
 		case <-time.After(20 * time.Second):
 			t.Fatal("verify is simulating the edited far future")
+		}
+	}
+}
+
+// TestVerifyEditedNodeCount edits the node count in the header of a cut recording
+// (no end record, so the hash cannot tell): verify must answer at once, with the
+// line, and without building the edited world's storm. 1,200 processes on a full
+// mesh would make about 2.9 million messages and timers at t=0, over the guard:
+// refused before the re-run, on line 1 (before the guard, this re-run took
+// gigabytes). 300 are under it: the re-run starts, and stops at the first line that
+// differs.
+func TestVerifyEditedNodeCount(t *testing.T) {
+	dir := t.TempDir()
+	lines := recordPreset(t, "omega-crash", filepath.Join(dir, "oc.jsonl"))[:1000]
+	for _, tc := range []struct {
+		nodes int
+		want  string
+		line  int // 0: any line after the header
+	}{
+		{1200, "cut.jsonl:1: found a scenario whose start makes about 2,878,800 pending events at t=0 (1,200 nodes, mesh), expected at most 2,000,000 (the event-storm guard; --max-pending raises it)", 1},
+		{300, "differs from the re-run", 0},
+	} {
+		path := write(t, dir, "cut.jsonl", edit(t, lines, 0, `"nodes":5,`, fmt.Sprintf(`"nodes":%d,`, tc.nodes)), 0)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		v := verify(t, path, false)
+		runtime.ReadMemStats(&after)
+		if v.OK || !strings.Contains(v.Reason, tc.want) || (tc.line != 0 && v.Line != tc.line) || v.Line < 1 {
+			t.Errorf("%d nodes: verdict %+v\nwant it to say %q at line %d", tc.nodes, v, tc.want, tc.line)
+		}
+		if tc.line == 0 && !strings.Contains(v.Reason, fmt.Sprintf("cut.jsonl:%d: field ", v.Line)) {
+			t.Errorf("%d nodes: the reason does not name line %d: %s", tc.nodes, v.Line, v.Reason)
+		}
+		if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 256 {
+			t.Errorf("%d nodes: verify allocated %d MB, expected at most 256", tc.nodes, mb)
 		}
 	}
 }

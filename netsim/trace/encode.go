@@ -14,9 +14,9 @@ import (
 // FuzzEncoder hold it to that.
 func AppendLine(b []byte, e *Event) []byte {
 	b = append(b, `{"seq":`...)
-	b = strconv.AppendUint(b, e.Seq, 10)
+	b = appendUint(b, e.Seq)
 	b = append(b, `,"t":`...)
-	b = strconv.AppendInt(b, e.T, 10)
+	b = appendInt(b, e.T)
 	b = append(b, `,"ev":`...)
 	b = appendString(b, e.Ev)
 	b = appendID(b, `,"node":`, e.Node)
@@ -24,7 +24,7 @@ func AppendLine(b []byte, e *Event) []byte {
 	b = appendID(b, `,"to":`, e.To)
 	if e.MID != 0 {
 		b = append(b, `,"mid":`...)
-		b = strconv.AppendUint(b, e.MID, 10)
+		b = appendUint(b, e.MID)
 	}
 	if e.Msg != nil {
 		b = append(b, `,"msg":`...)
@@ -41,7 +41,7 @@ func AppendLine(b []byte, e *Event) []byte {
 	b = appendField(b, `,"value":`, e.Value)
 	if e.Inc != 0 {
 		b = append(b, `,"inc":`...)
-		b = strconv.AppendInt(b, e.Inc, 10)
+		b = appendInt(b, e.Inc)
 	}
 	if len(e.Groups) > 0 {
 		b = append(b, `,"groups":[`...)
@@ -66,7 +66,7 @@ func AppendLine(b []byte, e *Event) []byte {
 	}
 	if e.Ref != 0 {
 		b = append(b, `,"ref":`...)
-		b = strconv.AppendUint(b, e.Ref, 10)
+		b = appendUint(b, e.Ref)
 	}
 	return append(b, '}', '\n')
 }
@@ -77,11 +77,11 @@ func appendMessage(b []byte, m *node.Message) []byte {
 	b = appendID(b, `,"id":`, m.ID)
 	if m.Term != 0 {
 		b = append(b, `,"term":`...)
-		b = strconv.AppendInt(b, m.Term, 10)
+		b = appendInt(b, m.Term)
 	}
 	if m.Stamp != 0 {
 		b = append(b, `,"ts":`...)
-		b = strconv.AppendInt(b, m.Stamp, 10)
+		b = appendInt(b, m.Stamp)
 	}
 	if m.Flag {
 		b = append(b, `,"flag":true`...)
@@ -106,16 +106,16 @@ func appendStatus(b []byte, s *node.Status) []byte {
 		b = appendString(sep(b, `"role":`), s.Role)
 	}
 	if s.Leader != node.None {
-		b = appendString(sep(b, `"leader":`), s.Leader.String())
+		b = appendIDString(sep(b, `"leader":`), s.Leader)
 	}
 	if len(s.Suspects) > 0 {
 		b = appendIDs(sep(b, `"suspects":`), s.Suspects)
 	}
 	if s.Term != 0 {
-		b = strconv.AppendInt(sep(b, `"term":`), s.Term, 10)
+		b = appendInt(sep(b, `"term":`), s.Term)
 	}
 	if s.Inc != 0 {
-		b = strconv.AppendInt(sep(b, `"inc":`), s.Inc, 10)
+		b = appendInt(sep(b, `"inc":`), s.Inc)
 	}
 	if s.CS != 0 {
 		b = appendString(sep(b, `"cs":`), s.CS.String())
@@ -129,7 +129,7 @@ func appendStatus(b []byte, s *node.Status) []byte {
 			b = append(b, `{"name":`...)
 			b = appendString(b, c.Name)
 			b = append(b, `,"value":`...)
-			b = strconv.AppendInt(b, c.Value, 10)
+			b = appendInt(b, c.Value)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -142,10 +142,52 @@ func appendID(b []byte, key string, id node.ID) []byte {
 	if id == node.None {
 		return b
 	}
-	b = append(b, key...)
-	b = append(b, `"n`...)
-	b = strconv.AppendInt(b, int64(id), 10)
+	return appendIDString(append(b, key...), id)
+}
+
+// appendIDString appends id.String() quoted, without building the string.
+func appendIDString(b []byte, id node.ID) []byte {
+	if id == node.None {
+		return append(b, `"-"`...)
+	}
+	b = appendInt(append(b, `"n`...), int64(id))
 	return append(b, '"')
+}
+
+// digitPairs holds "00" to "99", for writing numbers two digits at a time.
+const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +
+	"30313233343536373839" + "40414243444546474849" + "50515253545556575859" + "60616263646566676869" +
+	"70717273747576777879" + "80818283848586878889" + "90919293949596979899"
+
+// appendUint is strconv.AppendUint(b, v, 10) without its generality: it runs
+// several times per event.
+func appendUint(b []byte, v uint64) []byte {
+	var a [20]byte
+	i := len(a)
+	for v >= 100 {
+		q := v / 100
+		j := (v - q*100) * 2
+		i -= 2
+		a[i], a[i+1] = digitPairs[j], digitPairs[j+1]
+		v = q
+	}
+	if v >= 10 {
+		i -= 2
+		a[i], a[i+1] = digitPairs[2*v], digitPairs[2*v+1]
+	} else {
+		i--
+		a[i] = byte('0' + v)
+	}
+	return append(b, a[i:]...)
+}
+
+// appendInt is strconv.AppendInt(b, v, 10).
+func appendInt(b []byte, v int64) []byte {
+	if v < 0 {
+		// -v overflows for the smallest int64; converted, it is still its magnitude.
+		return appendUint(append(b, '-'), uint64(-v))
+	}
+	return appendUint(b, uint64(v))
 }
 
 // appendIDs appends a list of ids; a nil list is null, as encoding/json writes it.
@@ -158,7 +200,7 @@ func appendIDs(b []byte, ids []node.ID) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, id.String())
+		b = appendIDString(b, id)
 	}
 	return append(b, ']')
 }
@@ -173,14 +215,32 @@ func appendField(b []byte, key, s string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plain marks the bytes encoding/json writes unchanged inside a string: printable
+// ASCII but for the quote, the backslash and the HTML-sensitive <, > and &.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendString appends s as encoding/json quotes it: HTML-safe, invalid UTF-8 as
 // U+FFFD, and U+2028 and U+2029 escaped.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	i := 0
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		// The common case: nothing to escape.
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plain[c] {
 				i++
 				continue
 			}

@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// Sink receives the world's events as they happen. The event is only valid during
-// the call: a sink that keeps it must copy it.
+// Sink receives the world's events as they happen. The event, and what it points to
+// (its message, its status), is only valid during the call: a sink that keeps any of
+// it must copy it.
 type Sink interface {
 	Record(e *Event)
 }
@@ -21,38 +22,89 @@ type Sink interface {
 // hash (the one in its end record, printed by sim and verify) also covers the header
 // line, hashed first with Header; a bare Hasher covers the events only, which is what
 // the determinism tests compare across runs.
+//
+// Lines are gathered into batches, and each full batch is hashed by a goroutine of
+// its own while the next one fills, so that hashing costs the caller (a run, or a
+// reader) little while a core is free. At most one batch is in flight, and its
+// goroutine ends by itself.
 type Hasher struct {
-	h   hash.Hash
-	n   uint64
-	buf []byte
+	h     hash.Hash
+	n     uint64
+	buf   []byte        // lines not hashed yet
+	spare []byte        // the batch in flight, then the next buffer
+	busy  chan struct{} // closed when the batch in flight is hashed; nil if none
 }
+
+// hashBatch is how many bytes of lines a Hasher gathers before it hashes them.
+const hashBatch = 64 << 10
 
 // NewHasher makes an empty hasher.
 func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
 
 // Record adds e.
 func (h *Hasher) Record(e *Event) {
-	h.buf = AppendLine(h.buf[:0], e)
-	h.h.Write(h.buf)
+	h.buf = AppendLine(h.buf, e)
 	h.n++
+	h.spill()
 }
 
 // Header adds the header line (without its newline) before any event. It does not
 // count as an event.
 func (h *Hasher) Header(line []byte) {
-	h.h.Write(line)
-	h.h.Write([]byte{'\n'})
+	h.buf = append(append(h.buf, line...), '\n')
+	h.spill()
 }
 
 // AddLine adds one raw line (without its newline), as read from a file.
 func (h *Hasher) AddLine(line []byte) {
-	h.h.Write(line)
-	h.h.Write([]byte{'\n'})
+	h.buf = append(append(h.buf, line...), '\n')
 	h.n++
+	h.spill()
+}
+
+// write adds bytes that are whole lines already, in the caller's goroutine.
+func (h *Hasher) write(p []byte) {
+	h.flush()
+	h.h.Write(p)
+}
+
+// spill hands a full batch to a goroutine, once the one before it is done.
+func (h *Hasher) spill() {
+	if len(h.buf) < hashBatch {
+		return
+	}
+	h.wait()
+	data := h.buf
+	h.buf, h.spare = h.spare[:0], data
+	done := make(chan struct{})
+	h.busy = done
+	go func() {
+		h.h.Write(data)
+		close(done)
+	}()
+}
+
+func (h *Hasher) wait() {
+	if h.busy != nil {
+		<-h.busy
+		h.busy = nil
+	}
+}
+
+// flush hashes everything gathered so far.
+func (h *Hasher) flush() {
+	h.wait()
+	if len(h.buf) > 0 {
+		h.h.Write(h.buf)
+		h.buf = h.buf[:0]
+	}
 }
 
 // Sum is the hash so far, in hex.
-func (h *Hasher) Sum() string { return hex.EncodeToString(h.h.Sum(nil)) }
+func (h *Hasher) Sum() string {
+	h.flush()
+	return hex.EncodeToString(h.h.Sum(nil))
+}
 
 // Count is the number of events hashed.
 func (h *Hasher) Count() uint64 { return h.n }
@@ -151,7 +203,7 @@ func (r *Recorder) writer() {
 	for op := range r.ops {
 		if op.data != nil {
 			if !op.noHash {
-				r.hash.h.Write(op.data)
+				r.hash.write(op.data)
 			}
 			if r.firstErr() == nil {
 				_, err := r.w.Write(op.data)
