@@ -231,10 +231,10 @@ const defaultPreset = "bully"
 type runCmd struct {
 	scenarioFlags
 	stormFlags
-	Record string  `help:"Record the session to this trace file (JSONL); R in the dashboard also records." placeholder:"FILE"`
-	Force  bool    `help:"Overwrite the --record file if it exists."`
-	Speed  float64 `help:"Virtual seconds per wall second (0.01 to 1000; 0 is as fast as possible)." default:"1"`
-	Paused bool    `help:"Start paused."`
+	Record string   `help:"Record the session to this trace file (JSONL); R in the dashboard also records." placeholder:"FILE"`
+	Force  bool     `help:"Overwrite the --record file if it exists."`
+	Speed  *float64 `help:"Virtual seconds per wall second (0.01 to 1000; 0 is as fast as possible). Default 1, and 0.25 for mutual exclusion, where a critical section is then seen." placeholder:"X"`
+	Paused bool     `help:"Start paused."`
 }
 
 func (c *runCmd) Run() error {
@@ -245,8 +245,8 @@ func (c *runCmd) Run() error {
 			src.Preset = "omega-crash"
 		}
 	}
-	if c.Speed < 0 || (c.Speed > 0 && (c.Speed < 0.01 || c.Speed > 1000)) {
-		return badInput(fmt.Errorf("--speed: found %v, expected 0 (as fast as possible) or 0.01 to 1000", c.Speed))
+	if c.Speed != nil && (*c.Speed < 0 || (*c.Speed > 0 && (*c.Speed < 0.01 || *c.Speed > 1000))) {
+		return badInput(fmt.Errorf("--speed: found %v, expected 0 (as fast as possible) or 0.01 to 1000", *c.Speed))
 	}
 	s, cfg, err := session.Open(src)
 	if err != nil {
@@ -260,7 +260,11 @@ func (c *runCmd) Run() error {
 			return badInput(fmt.Errorf("--record: %w", err))
 		}
 	}
-	live, err := session.NewLive(s, cfg, session.LiveOptions{Record: c.Record, Force: c.Force, Speed: c.Speed, Paused: c.Paused})
+	speed := tui.OpeningSpeed(string(cfg.Spec.Family))
+	if c.Speed != nil {
+		speed = *c.Speed
+	}
+	live, err := session.NewLive(s, cfg, session.LiveOptions{Record: c.Record, Force: c.Force, Speed: speed, Paused: c.Paused})
 	if err != nil {
 		return badInput(err)
 	}

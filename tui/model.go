@@ -39,6 +39,9 @@ type Options struct {
 	// Lang is the language of the labels, help, key bar and banners (English by
 	// default). Message types and recorded texts stay as they are.
 	Lang lang.Lang
+	// Clock is the wall clock that paces what is drawn for a while, such as a
+	// critical section (tests give a synthetic one); nil means time.Now.
+	Clock func() time.Time
 }
 
 // Run opens the dashboard on the alternate screen and drives c until the user quits.
@@ -133,8 +136,10 @@ type Model struct {
 	flashUntil time.Time
 
 	marks   []mark
-	leaders string // the last leaders seen, to notice changes
-	markers int    // markers put with `b`
+	latch   csLatch          // draws a critical section for at least csHold
+	clock   func() time.Time // wall time (tests set it)
+	leaders string           // the last leaders seen, to notice changes
+	markers int              // markers put with `b`
 	inCS    map[node.ID]bool
 
 	header   headerPane
@@ -190,6 +195,10 @@ func New(c Controller, opts Options) *Model {
 		topo:     topoPane{st: st},
 		hist:     historyPane{st: st},
 		w:        80, h: 24,
+		clock: time.Now,
+	}
+	if opts.Clock != nil {
+		m.clock = opts.Clock
 	}
 	m.hs.title, m.hs.seed = opts.Title, opts.Seed
 	if sk, ok := c.(Seeker); ok {
@@ -249,6 +258,7 @@ func (m *Model) refresh() {
 		return
 	}
 	m.hist.observe(m.snap)
+	m.latch.observe(m.snap, m.clock())
 	if c := m.snap.LastCleared.Seq; c != m.cleared {
 		m.cleared, m.clearedUntil = c, time.Now().Add(overFor)
 	}
@@ -330,6 +340,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if !m.clearedUntil.IsZero() && time.Now().After(m.clearedUntil) {
 			m.clearedUntil, m.dirty = time.Time{}, true
+		}
+		if m.latch.expire(m.clock()) {
+			m.dirty = true
 		}
 		return m, m.tick()
 	}
@@ -963,10 +976,12 @@ func (m *Model) Render() string {
 		lines = append(lines, storyLine(m.st, s, m.w, m.lay.storyH > 0))
 	}
 	marks := nodeMarks{sel: m.sel, partition: m.mode == modePartition, sideA: m.sideA}
+	// the nodes' place draws a critical section for at least csHold of wall time
+	ns := m.latch.apply(s)
 	var body string
 	l := m.lay
 	if l.compact {
-		body = lipgloss.JoinVertical(lipgloss.Left, m.nodesOrView(s, marks), m.traffic.View(s))
+		body = lipgloss.JoinVertical(lipgloss.Left, m.nodesOrView(ns, marks), m.traffic.View(s))
 	} else {
 		left := []string{}
 		if l.matrixH > 0 {
@@ -980,7 +995,7 @@ func (m *Model) Render() string {
 		if l.storyH > 0 {
 			right = append(right, m.story.View(s))
 		}
-		body = m.nodesOrView(s, marks) + "\n" + lipgloss.JoinHorizontal(lipgloss.Top,
+		body = m.nodesOrView(ns, marks) + "\n" + lipgloss.JoinHorizontal(lipgloss.Top,
 			strings.Join(left, "\n"), strings.Join(right, "\n"))
 	}
 	out := strings.Join(lines, "\n") + "\n" + body

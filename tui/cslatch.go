@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"slices"
+	"time"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// csHold is the least wall time the dashboard draws a critical section it has
+// seen, whatever the speed: a 50 ms hold at ×1 lasts a frame or two, and would
+// otherwise be missed (issue 12 sampled 27 screens in 30 with every node
+// released).
+const csHold = 300 * time.Millisecond
+
+// OpeningSpeed is the speed a live dashboard opens at when none is asked for:
+// ×1, and ×0.25 for mutual exclusion, where a 50 ms critical section then lasts
+// 200 ms of wall time (and is drawn for at least csHold).
+func OpeningSpeed(family string) float64 {
+	if family == "mutex" {
+		return 0.25
+	}
+	return 1
+}
+
+// csLatch is a display latch: a critical section the dashboard has seen, or
+// knows happened between two snapshots (the node's entries counter grew), is drawn
+// as held until csHold of wall time has passed since it was first seen. It
+// changes what is drawn only, never the simulation or its trace. Wall times are
+// handed in, so that tests give synthetic ones.
+type csLatch struct {
+	on      map[node.ID]latched
+	entries map[node.ID]int64
+	seq     uint64
+}
+
+// latched is one critical section being drawn.
+type latched struct {
+	until time.Time // wall time it is drawn until, at least
+	since int64     // virtual time it was entered (µs), or -1 if unseen
+	end   int64     // virtual time it was left (µs), or -1 while held or unknown
+	left  bool      // the node has left it
+}
+
+// observe takes the snapshot s, seen at wall time now.
+func (l *csLatch) observe(s *trace.Snapshot, now time.Time) {
+	if s == nil || s.Info.Family != "mutex" {
+		return
+	}
+	if l.on == nil || s.Seq < l.seq {
+		// first use, or a replay went back: nothing seen so far holds
+		l.on, l.entries = map[node.ID]latched{}, map[node.ID]int64{}
+	}
+	l.seq = s.Seq
+	for _, n := range s.Nodes {
+		e, hasE := n.Status.Counter("entries")
+		prev, seen := l.entries[n.ID]
+		if hasE {
+			l.entries[n.ID] = e
+		}
+		cur, ok := l.on[n.ID]
+		switch {
+		case !n.Up:
+			delete(l.on, n.ID)
+		case n.Status.CS == node.CSHeld:
+			if !ok || cur.left || (n.HeldSince >= 0 && cur.since >= 0 && cur.since != n.HeldSince) {
+				l.on[n.ID] = latched{until: now.Add(csHold), since: n.HeldSince, end: -1}
+			}
+		case ok && !cur.left:
+			if !now.Before(cur.until) {
+				delete(l.on, n.ID) // held for long enough already
+				continue
+			}
+			cur.left, cur.end = true, s.T
+			l.on[n.ID] = cur
+		case !ok && seen && hasE && e > prev:
+			// it entered and left between two snapshots: draw it all the same
+			l.on[n.ID] = latched{until: now.Add(csHold), since: -1, end: -1, left: true}
+		}
+	}
+}
+
+// expire forgets the critical sections left and drawn for long enough by now, and
+// reports whether any was, so that the screen is drawn again.
+func (l *csLatch) expire(now time.Time) bool {
+	changed := false
+	for id, c := range l.on {
+		if c.left && !now.Before(c.until) {
+			delete(l.on, id)
+			changed = true
+		}
+	}
+	return changed
+}
+
+// apply is s as the screen draws it: the nodes whose latched critical section has
+// ended are shown still holding it, for as long as it lasted. s itself is returned
+// when no latch is drawing a section that has ended.
+func (l *csLatch) apply(s *trace.Snapshot) *trace.Snapshot {
+	if s == nil || len(l.on) == 0 {
+		return s
+	}
+	var c *trace.Snapshot
+	for i, n := range s.Nodes {
+		h, ok := l.on[n.ID]
+		if !ok || !h.left || !n.Up || n.Status.CS == node.CSHeld {
+			continue
+		}
+		if c == nil {
+			cp := *s
+			cp.Nodes = slices.Clone(s.Nodes)
+			c = &cp
+		}
+		v := &c.Nodes[i]
+		v.Status.CS, v.WantedSince, v.HeldSince = node.CSHeld, -1, -1
+		if h.since >= 0 && h.end >= h.since {
+			// the card's "held 50ms" is how long it lasted, not how long ago it began
+			v.HeldSince = s.T - (h.end - h.since)
+		}
+	}
+	if c == nil {
+		return s
+	}
+	return c
+}
