@@ -8,7 +8,9 @@ import (
 	"github.com/clusterlab/clusterlab/algos"
 	_ "github.com/clusterlab/clusterlab/algos/all"
 	"github.com/clusterlab/clusterlab/lang"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/presets"
+	"github.com/clusterlab/clusterlab/session"
 )
 
 // Every registered algorithm has its description in every language, and no
@@ -29,6 +31,11 @@ func TestDescriptions(t *testing.T) {
 			t.Fatal(err)
 		}
 		known[lang.PresetKey(name, sc.Description)] = true
+		for _, l := range lang.All[1:] {
+			if got := l.Preset(name, sc.Description); got == sc.Description {
+				t.Errorf("%s: preset %s has no description: add %q to lang/desc.go", l, name, lang.PresetKey(name, sc.Description))
+			}
+		}
 		for _, st := range sc.Script {
 			if rest, ok := strings.CutPrefix(st.Do, "marker "); ok {
 				if text, err := strconv.Unquote(strings.TrimSpace(rest)); err == nil {
@@ -59,5 +66,72 @@ func TestDescriptions(t *testing.T) {
 	}
 	if got := lang.Pt.Algo("bully", "x"); !strings.Contains(got, "valentão") {
 		t.Errorf("pt bully = %q, want the notes' term valentão", got)
+	}
+}
+
+// Every alert kind the monitors raise has a name in the en catalog, so in pt and es
+// too (TestCatalogsComplete holds them to English's keys).
+func TestAlertKinds(t *testing.T) {
+	for _, k := range netsim.AlertKinds {
+		if lang.En.Or("alert."+k, "") == "" {
+			t.Errorf("alert kind %s has no name: add \"alert.%s\" to lang/en.go, pt.go and es.go", k, k)
+		}
+	}
+}
+
+// What the monitors write into a trace (alerts, how they ended, what expectations
+// observed) stays English in the trace and is translated on screen: every such text
+// of every preset matches one of the catalogs' templates, so none is left English
+// in pt or es. The expectation "agree" observes only arrows (n1→n5 …).
+func TestMonitorTexts(t *testing.T) {
+	seen := 0
+	for _, name := range presets.Names() {
+		_, cfg, err := session.Open(session.Source{Preset: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := session.Run(cfg, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, a := range sum.Alerts {
+			texts = append(texts, a.Text)
+			if a.Cleared != "" {
+				texts = append(texts, a.Cleared)
+			}
+		}
+		for _, r := range sum.Expectations {
+			if !strings.HasPrefix(r.Text, "agree") && r.Got != "" {
+				texts = append(texts, r.Got)
+			}
+		}
+		for _, s := range texts {
+			seen++
+			for _, l := range lang.All[1:] {
+				if got := l.Text(s); got == s {
+					t.Errorf("%s: %s: %q matches no template in lang/en.go (mon.*, obs.*)", l, name, s)
+				}
+			}
+			if got := lang.En.Text(s); got != s {
+				t.Errorf("en: %q became %q", s, got)
+			}
+		}
+	}
+	if seen < 100 {
+		t.Errorf("only %d monitor texts in all the presets: the scan is broken", seen)
+	}
+	for in, want := range map[string]string{
+		"split brain over after 4.44 s: one leader n5":  "split brain terminou após 4.44 s: um só líder, n5",
+		"n4 suspects n5, which is up (before GST)":      "n4 suspeita de n5, que está ativo (antes do GST)",
+		"n4 suspects [n1 n5]":                           "n4 suspeita de [n1 n5]",
+		"2 split-brain alerts":                          "2 alertas de split brain",
+		"n3 is held":                                    "n3: dentro",
+		"n1, n2, n3, n4, n5, n6, n7, n8 and 3,992 more": "n1, n2, n3, n4, n5, n6, n7, n8 e mais 3,992",
+		"something no monitor writes":                   "something no monitor writes",
+	} {
+		if got := lang.Pt.Text(in); got != want {
+			t.Errorf("pt %q = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -296,9 +296,9 @@ func (s *Summary) PrintIn(out io.Writer, l lang.Lang) {
 			fmt.Fprintf(out, "  "+l.T("sim.more")+"\n", len(s.Alerts)-i)
 			break
 		}
-		fmt.Fprintf(out, "  %10v  %-15s %s\n", usDur(a.AtUS), a.Kind, a.Text)
+		fmt.Fprintf(out, "  %10v  %-15s %s\n", usDur(a.AtUS), a.Kind, l.Text(a.Text))
 		if a.ClearedUS >= 0 {
-			fmt.Fprintf(out, "  %10s  %-15s "+l.T("sim.cleared")+"\n", "", "", usDur(a.ClearedUS), a.Cleared)
+			fmt.Fprintf(out, "  %10s  %-15s "+l.T("sim.cleared")+"\n", "", "", usDur(a.ClearedUS), l.Text(a.Cleared))
 		}
 	}
 	if len(s.Expectations) > 0 {
@@ -313,7 +313,7 @@ func (s *Summary) PrintIn(out io.Writer, l lang.Lang) {
 			if !ok {
 				st = status[StatusFail]
 			}
-			got := "(" + r.Got + ")"
+			got := "(" + l.Text(r.Got) + ")"
 			if r.Status == StatusNotEvaluated {
 				got = fmt.Sprintf(l.T("sim.afterend"), usDur(s.EndUS))
 			}

@@ -25,10 +25,7 @@ func rank(kind string) int {
 
 // kindName is an alert kind as words: "split brain".
 func kindName(l lang.Lang, kind string) string {
-	if kind == "mutex" {
-		return l.T("tui.alert.mutex")
-	}
-	return l.Or("alert."+kind, strings.ReplaceAll(kind, "-", " "))
+	return l.AlertKind(kind)
 }
 
 // alertsPane lists the latest alerts as intervals: when each was raised and when
@@ -61,7 +58,7 @@ func (p *alertsPane) View(s *trace.Snapshot) string {
 			kind = st.Warn.Render(a.Kind)
 		}
 		head := st.Muted.Render(leftPad(fmtT(a.T), 9)+"–") + end + " " + kind + " "
-		lines = append(lines, head+alertText(a.Text, p.w-2-ansi.StringWidth(head)))
+		lines = append(lines, head+alertText(p.st.Lang.Text(a.Text), p.w-2-ansi.StringWidth(head)))
 	}
 	if len(s.Alerts) == 0 {
 		lines = append(lines, st.Good.Render(st.T("tui.alert.none")))
@@ -111,7 +108,7 @@ func banner(st *Styles, s *trace.Snapshot, w int, cleared bool) string {
 	}
 	text, style := "", st.Banner
 	if a, ok := worstOpen(s); ok {
-		text = " ⚠ " + strings.ToUpper(kindName(st.Lang, a.Kind)) + " " + st.T("tui.alert.since") + " " + fmtT(a.T) + ": " + a.Text
+		text = " ⚠ " + strings.ToUpper(kindName(st.Lang, a.Kind)) + " " + st.T("tui.alert.since") + " " + fmtT(a.T) + ": " + st.Lang.Text(a.Text)
 		if k := len(s.Open) - 1; k > 0 {
 			text += "  " + st.Lang.F("tui.alert.more", k)
 		}

@@ -371,7 +371,7 @@ func (r *report) write(b *bufio.Writer) {
 			if e.OK != nil && !*e.OK {
 				res = "**" + r.T("sim.fail") + "**"
 			}
-			p("| %s | %s | %s | %s |\n", fmtT(e.T), mdText(e.Text), res, mdText(e.Value))
+			p("| %s | %s | %s | %s |\n", fmtT(e.T), mdText(e.Text), res, mdText(r.l.Text(e.Value)))
 		}
 		p("\n")
 	}

@@ -224,10 +224,10 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 			p("| … | | | | %d more |\n", len(r.alerts)-i)
 			break
 		}
-		details := a.Text
+		details := r.l.Text(a.Text)
 		if c, ok := r.cleared[a.Seq]; ok {
 			if c.Text != "" {
-				details += "; cleared: " + c.Text
+				details += "; " + r.T("md.cleared") + " " + r.l.Text(c.Text)
 			}
 			p("| %s | %s | %s | %s | %s |\n", mdText(a.Kind), fmtT(a.T), fmtT(c.T), fmtT(c.T-a.T), mdText(details))
 		} else {

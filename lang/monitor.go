@@ -1,0 +1,86 @@
+package lang
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// The monitors (package netsim) write their alerts, the alerts' ends and the values
+// expectations observed into the trace in English, and the trace stays the same in
+// every language. Text translates such a text for the screen: each template below,
+// written in en.go with %s for its parts, is read back from the English text, its
+// parts translated in turn, and the text rebuilt from l's template.
+
+// monitorOuter are tried first: they hold other texts ("split brain over after 2 s:
+// one leader n5"), so a template matching only their tail must not win.
+var monitorOuter = []string{"mon.over"}
+
+// monitorKeys are the other templates, tried from the one with the most literal
+// text down, so that "%s suspects %s, which is up (%s)" wins over "%s suspects %s".
+var monitorKeys = []string{
+	"mon.lead", "mon.disagree", "mon.waited", "mon.wentdown", "mon.downnow", "mon.bothlead",
+	"mon.nonelead", "mon.onlylead", "mon.noleader", "mon.oneleader", "mon.follow", "mon.nolonger",
+	"mon.suspectsup", "mon.beforegst", "mon.aftergst", "mon.nowait", "mon.entered", "mon.noholder",
+	"mon.holds", "mon.holdmany", "mon.order", "mon.more", "mon.splitbrain", "mon.falsesusp",
+	"mon.starvation", "mon.mutex",
+	"obs.curleaders", "obs.leaders", "obs.is", "obs.sent", "obs.falsebefore", "obs.falseafter",
+	"obs.believes", "obs.suspects", "obs.alerts",
+}
+
+type monitorTemplate struct {
+	key string
+	re  *regexp.Regexp
+}
+
+var monitorTemplates = sync.OnceValue(func() []monitorTemplate {
+	literal := func(k string) int { return len(strings.ReplaceAll(en[k], "%s", "")) }
+	rest := slices.Clone(monitorKeys)
+	slices.SortStableFunc(rest, func(a, b string) int { return literal(b) - literal(a) })
+	var out []monitorTemplate
+	for _, k := range append(slices.Clone(monitorOuter), rest...) {
+		parts := strings.Split(en[k], "%s")
+		for i := range parts {
+			parts[i] = regexp.QuoteMeta(parts[i])
+		}
+		out = append(out, monitorTemplate{k, regexp.MustCompile("^" + strings.Join(parts, "(.+?)") + "$")})
+	}
+	return out
+})
+
+// Text translates a text a monitor wrote (an alert, how it ended, what an
+// expectation observed) into l; a text no template matches is shown as it is.
+func (l Lang) Text(s string) string {
+	if l == En || l == "" || s == "" {
+		return s
+	}
+	return l.text(s, 0)
+}
+
+func (l Lang) text(s string, depth int) string {
+	if depth > 4 {
+		return s
+	}
+	for _, t := range monitorTemplates() {
+		m := t.re.FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		args := make([]any, len(m)-1)
+		for i, part := range m[1:] {
+			args[i] = l.text(part, depth+1)
+		}
+		return fmt.Sprintf(l.T(t.key), args...)
+	}
+	if _, ok := en["alert."+s]; ok {
+		return l.T("alert." + s)
+	}
+	return l.Word(s)
+}
+
+// AlertKind names an alert kind (split-brain, mutex, …) in l.
+func (l Lang) AlertKind(kind string) string {
+	return l.Or("alert."+kind, strings.ReplaceAll(kind, "-", " "))
+}
