@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/clusterlab/clusterlab/node"
@@ -16,7 +18,7 @@ const (
 )
 
 // qev is an event waiting in the world's event queue: anything but a timer firing,
-// which waits in the timer queue.
+// which waits in the timer queue. The queue keeps it packed (pev).
 type qev struct {
 	at    time.Duration
 	seq   uint64
@@ -27,8 +29,38 @@ type qev struct {
 	from  int32
 	inc   uint32 // the incarnation it is addressed to
 	mid   uint64
-	name  string // request, or the reason of a drop on arrival
+	name  string // a request's name
 	msg   node.Message
+}
+
+// pev is a qev as the queue stores it: 80 bytes and no pointers, where a qev takes
+// 128 with four. Strings (a message's type, a request's name) are interned to small
+// numbers; a message's List, rarely set, waits in a side table. A storm holds
+// millions of these, and the garbage collector never has to look inside them.
+type pev struct {
+	at    time.Duration
+	seq   uint64
+	mid   uint64
+	id    node.ID
+	term  int64
+	stamp int64
+	to    int32
+	from  int32
+	inc   uint32
+	str   uint32 // interned: the message's type, or the request's name
+	list  int32  // the message's List: its slot in queue.lists + 1, or 0 if empty
+	next  int32  // the next event of the same wheel bucket, or -1
+	kind  qkind
+	local bool
+	dup   bool
+	flag  bool
+}
+
+func (a *pev) before(b *pev) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.seq < b.seq
 }
 
 // hkey is a heap entry: the order key and where the event lives.
@@ -45,8 +77,8 @@ func (a *hkey) before(b *hkey) bool {
 	return a.seq < b.seq
 }
 
-// The queues are 4-ary heaps: half as deep as binary ones, and the four children
-// of a node share a cache line or two, which matters once they hold millions.
+// The heaps are 4-ary: half as deep as binary ones, and the four children of a node
+// share a cache line or two, which matters once they hold millions.
 const arity = 4
 
 // heap4 is a 4-ary min-heap of keys. With track set it keeps every slot's index in
@@ -121,24 +153,6 @@ func (h *heap4) remove(i int) {
 	}
 }
 
-// fix restores the order after keys changed anywhere.
-func (h *heap4) fix() {
-	if len(h.keys) < 2 {
-		return
-	}
-	for i := (len(h.keys) - 2) / arity; i >= 0; i-- {
-		h.down(i, h.keys[i])
-	}
-}
-
-// queue orders the events that are not timer firings by (time, sequence). Events
-// live in a slab and the heap holds small keys, so sifting moves 24 bytes, not
-// whole events. Nothing in it ever moves, so it keeps no positions.
-type queue struct {
-	h heap4
-	slots[qev]
-}
-
 // slots hold a queue's entries where they never move, so that its heap can sift
 // small keys; a freed slot is reused before the slab grows.
 type slots[T any] struct {
@@ -158,64 +172,341 @@ func (p *slots[T]) put(v T) (s int32, grew bool) {
 	return int32(len(p.slab) - 1), true
 }
 
-func (q *queue) len() int { return len(q.h.keys) }
+// take returns the value in slot s and frees the slot.
+func (p *slots[T]) take(s int32) T {
+	v := p.slab[s]
+	var zero T
+	p.slab[s] = zero
+	p.free = append(p.free, s)
+	return v
+}
 
-// headKey is the next event's key.
-func (q *queue) headKey() *hkey { return &q.h.keys[0] }
+// interner numbers strings: a run uses a handful of message types and request
+// names, over and over.
+type interner struct {
+	names []string
+	ids   map[string]uint32 // looked up, never iterated
+	// The last string numbered: messages come in long stretches of one type, and
+	// two equal strings from one constant compare by pointer.
+	last   string
+	lastID uint32
+}
+
+func (t *interner) id(s string) uint32 {
+	if s == t.last && t.names != nil {
+		return t.lastID
+	}
+	id, ok := t.ids[s]
+	if !ok {
+		if t.ids == nil {
+			t.ids = map[string]uint32{}
+		}
+		id = uint32(len(t.names))
+		t.ids[s] = id
+		t.names = append(t.names, s)
+	}
+	t.last, t.lastID = s, id
+	return id
+}
+
+func (t *interner) name(id uint32) string { return t.names[id] }
+
+// The queue orders the events that are not timer firings by (time, sequence). Most
+// events are due within a few tens of milliseconds, and those wait on a timing
+// wheel: one bucket per microsecond, each a list in (time, sequence) order, and a
+// bitmap of the buckets in use. Pushing and popping cost a few steps whatever the
+// queue holds, where a heap of a million events costs forty comparisons. Events
+// outside the wheel's span (far ahead, or before its cursor) wait in a heap; the
+// head of the queue is the earlier of the two heads.
+//
+// A bucket stays in order without sorting: the world numbers events in the order
+// it pushes them, so an event pushed later at the same time comes later. An event
+// at a time that is not a whole microsecond may land before others in its bucket,
+// and is inserted in its place.
+type queue struct {
+	slots[pev]
+	far   heap4
+	wheel wheel
+	n     int
+	strs  interner
+	lists slots[node.IDList]
+
+	cur      hkey // the head, when known
+	curWheel bool // whether the head is on the wheel
+	known    bool
+	low      bool          // the queue holds under a quarter of its slab…
+	lowSince time.Duration // …since then
+}
+
+// wheelBits sets the wheel's span: 2¹⁶ buckets of a microsecond, 65 ms, longer than
+// most links' delays. Its arrays take 520 kB.
+const (
+	wheelBits = 16
+	wheelSize = 1 << wheelBits
+	wheelMask = wheelSize - 1
+)
+
+type wheel struct {
+	head, tail []int32 // each bucket's first and last slot, when in use
+	used       []uint64
+	summary    []uint64 // bit i: used[i] != 0
+	base       int64    // the cursor: the bucket (µs) of the earliest event that may be on the wheel
+	n          int
+}
+
+func (q *queue) len() int { return q.n }
+
+// bucketOf is the wheel bucket (the microsecond) of time at.
+func bucketOf(at time.Duration) int64 { return int64(at / time.Microsecond) }
 
 func (q *queue) push(e qev) {
-	s, _ := q.put(e)
-	q.h.push(hkey{e.at, e.seq, s})
+	p := pev{at: e.at, seq: e.seq, mid: e.mid, id: e.msg.ID, term: e.msg.Term, stamp: e.msg.Stamp,
+		to: e.to, from: e.from, inc: e.inc, kind: e.kind, local: e.local, dup: e.dup, flag: e.msg.Flag, next: -1}
+	switch {
+	case e.kind == qRequest:
+		p.str = q.strs.id(e.name)
+	case e.kind == qDeliver:
+		p.str = q.strs.id(e.msg.Type)
+	}
+	if e.msg.List != "" {
+		s, _ := q.lists.put(e.msg.List)
+		p.list = s + 1
+	}
+	q.insert(p)
+}
+
+// insert queues a packed event.
+func (q *queue) insert(p pev) {
+	s, _ := q.put(p)
+	q.n++
+	if q.known && p.before(&q.slab[q.cur.slot]) {
+		q.known = false
+	}
+	if 4*q.n >= cap(q.slab) {
+		q.low = false
+	}
+	w := &q.wheel
+	b := bucketOf(p.at)
+	if b < w.base || b >= w.base+wheelSize {
+		q.far.push(hkey{p.at, p.seq, s})
+		return
+	}
+	if w.head == nil {
+		w.head, w.tail = make([]int32, wheelSize), make([]int32, wheelSize)
+		w.used, w.summary = make([]uint64, wheelSize/64), make([]uint64, wheelSize/64/64)
+	}
+	w.n++
+	i := int(b & wheelMask)
+	if w.used[i>>6]&(1<<(i&63)) == 0 {
+		w.used[i>>6] |= 1 << (i & 63)
+		w.summary[i>>12] |= 1 << ((i >> 6) & 63)
+		w.head[i], w.tail[i] = s, s
+		return
+	}
+	if t := w.tail[i]; !p.before(&q.slab[t]) {
+		q.slab[t].next = s
+		w.tail[i] = s
+		return
+	}
+	if h := w.head[i]; p.before(&q.slab[h]) {
+		q.slab[s].next = h
+		w.head[i] = s
+		return
+	}
+	prev := w.head[i]
+	for nx := q.slab[prev].next; nx >= 0 && !p.before(&q.slab[nx]); nx = q.slab[prev].next {
+		prev = nx
+	}
+	q.slab[s].next = q.slab[prev].next
+	q.slab[prev].next = s
+}
+
+// advance tells the queue that nothing will be pushed before now: an empty wheel
+// moves its span there, or a run whose queue holds nothing but timers for a while
+// would find every new event beyond the span.
+func (q *queue) advance(now time.Duration) {
+	if w := &q.wheel; w.n == 0 {
+		w.base = max(w.base, bucketOf(now))
+	}
+}
+
+// find is the first bucket in use at or after index i (of the wheel's arrays), or -1.
+func (w *wheel) find(i int) int {
+	if i >= wheelSize {
+		return -1
+	}
+	wi := i >> 6
+	if m := w.used[wi] & (^uint64(0) << (i & 63)); m != 0 {
+		return wi<<6 + bits.TrailingZeros64(m)
+	}
+	wi++
+	if wi >= len(w.used) {
+		return -1
+	}
+	si := wi >> 6
+	m := w.summary[si] & (^uint64(0) << (wi & 63))
+	for m == 0 {
+		si++
+		if si >= len(w.summary) {
+			return -1
+		}
+		m = w.summary[si]
+	}
+	wi = si<<6 + bits.TrailingZeros64(m)
+	return wi<<6 + bits.TrailingZeros64(w.used[wi])
+}
+
+// first is the wheel's earliest bucket in use, as an index of its arrays; the wheel
+// must not be empty. It moves the cursor there: nothing earlier is on the wheel.
+func (w *wheel) first() int {
+	start := int(w.base & wheelMask)
+	i := w.find(start)
+	if i < 0 {
+		i = w.find(0)
+	}
+	w.base += int64((i - start) & wheelMask)
+	return i
+}
+
+// headKey is the next event's key; the queue must not be empty.
+func (q *queue) headKey() *hkey {
+	if q.known {
+		return &q.cur
+	}
+	q.curWheel = false
+	if q.wheel.n > 0 {
+		s := q.wheel.head[q.wheel.first()]
+		e := &q.slab[s]
+		q.cur, q.curWheel = hkey{e.at, e.seq, s}, true
+	}
+	if len(q.far.keys) > 0 && (!q.curWheel || q.far.keys[0].before(&q.cur)) {
+		q.cur, q.curWheel = q.far.keys[0], false
+	}
+	q.known = true
+	return &q.cur
 }
 
 // pop takes the next event.
 func (q *queue) pop() qev {
-	s := q.h.keys[0].slot
-	e := q.slab[s]
-	q.h.remove(0)
-	q.slab[s] = qev{}
-	q.free = append(q.free, s)
-	if n := len(q.h.keys); cap(q.slab) > compactAbove && n < cap(q.slab)/4 {
-		q.compact()
+	k := *q.headKey()
+	w := &q.wheel
+	if q.curWheel {
+		i := int(w.base & wheelMask)
+		if nx := q.slab[k.slot].next; nx >= 0 {
+			w.head[i] = nx
+		} else {
+			w.used[i>>6] &^= 1 << (i & 63)
+			if w.used[i>>6] == 0 {
+				w.summary[i>>12] &^= 1 << ((i >> 6) & 63)
+			}
+		}
+		w.n--
+	} else {
+		q.far.remove(0)
+		// The earliest event of all: nothing on the wheel is before it.
+		if b := bucketOf(k.at); b > w.base {
+			w.base = b
+		}
 	}
+	q.known = false
+	q.n--
+	p := q.take(k.slot)
+	e := qev{at: p.at, seq: p.seq, kind: p.kind, local: p.local, dup: p.dup, to: p.to, from: p.from, inc: p.inc, mid: p.mid}
+	switch p.kind {
+	case qRequest:
+		e.name = q.strs.name(p.str)
+	case qDeliver:
+		e.msg = node.Message{Type: q.strs.name(p.str), ID: p.id, Term: p.term, Stamp: p.stamp, Flag: p.flag}
+	}
+	if p.list > 0 {
+		e.msg.List = q.lists.take(p.list - 1)
+	}
+	q.shrink(p.at)
 	return e
 }
 
-// compactAbove is the slab size, in events, above which a queue that has emptied to
-// a quarter of it is compacted: a burst (every process broadcasting at Start) must
-// not keep its memory for the rest of the run.
+// compactAbove is the slab size, in events, above which a queue that has held under
+// a quarter of it for a second of virtual time is compacted: a burst (every process
+// broadcasting at Start) must not keep its memory for the rest of the run, and a
+// mesh whose heartbeat waves fill and drain the queue ten times a second must not
+// give it back and grow it again every wave.
 const compactAbove = 1 << 16
 
-// compact moves the queued events to a new slab just big enough for them (and as
-// many again), renumbering their slots. Nothing outside the queue holds a slot.
-func (q *queue) compact() {
-	n := len(q.h.keys)
-	slab := make([]qev, n, 2*n)
-	keys := make([]hkey, n, 2*n)
-	for i, k := range q.h.keys {
-		slab[i] = q.slab[k.slot]
-		k.slot = int32(i)
-		keys[i] = k
+func (q *queue) shrink(now time.Duration) {
+	if cap(q.slab) <= compactAbove || 4*q.n >= cap(q.slab) {
+		return
 	}
-	q.slab, q.h.keys, q.free = slab, keys, nil
+	switch {
+	case !q.low:
+		q.low, q.lowSince = true, now
+	case now-q.lowSince >= time.Second:
+		q.rebuild(func(*pev) {})
+	}
 }
 
-// each calls f on every queued event; f may change its time, after which fix must
-// be called.
-func (q *queue) each(f func(*qev)) {
-	for _, k := range q.h.keys {
+// typeOf is the message type of a queued delivery.
+func (q *queue) typeOf(p *pev) string { return q.strs.name(p.str) }
+
+// each calls f on every queued event, in no particular order.
+func (q *queue) each(f func(*pev)) {
+	for _, k := range q.far.keys {
 		f(&q.slab[k.slot])
 	}
+	w := &q.wheel
+	if w.n == 0 {
+		return
+	}
+	for i := w.find(0); i >= 0; i = w.find(i + 1) {
+		for s := w.head[i]; ; s = q.slab[s].next {
+			f(&q.slab[s])
+			if s == w.tail[i] {
+				break
+			}
+		}
+	}
 }
 
-// fix restores the order after each changed times.
-func (q *queue) fix() {
-	for i := range q.h.keys {
-		k := &q.h.keys[i]
-		e := &q.slab[k.slot]
-		k.at, k.seq = e.at, e.seq
+// rebuild calls f on every queued event, which may change its time, then queues
+// them all again in a new slab just big enough for them (and as many again).
+func (q *queue) rebuild(f func(*pev)) {
+	all := make([]pev, 0, q.n)
+	q.each(func(p *pev) {
+		f(p)
+		all = append(all, *p)
+	})
+	slices.SortFunc(all, func(a, b pev) int {
+		switch {
+		case a.before(&b):
+			return -1
+		case b.before(&a):
+			return 1
+		}
+		return 0
+	})
+	base := q.wheel.base
+	if len(all) > 0 {
+		base = min(base, bucketOf(all[0].at))
 	}
-	q.h.fix()
+	head, tail, used, summary := q.wheel.head, q.wheel.tail, q.wheel.used, q.wheel.summary
+	clear(used)
+	clear(summary)
+	q.wheel = wheel{head: head, tail: tail, used: used, summary: summary, base: base}
+	q.slab, q.free = make([]pev, 0, 2*len(all)), nil
+	q.far.keys = make([]hkey, 0, len(all)/8)
+	q.n, q.known, q.low = 0, false, false
+	for i := range all {
+		all[i].next = -1
+		q.insert(all[i])
+	}
+}
+
+// deliverBy brings every network delivery due after limit forward to limit.
+func (q *queue) deliverBy(limit time.Duration) {
+	q.rebuild(func(p *pev) {
+		if p.kind == qDeliver && !p.local && p.at > limit {
+			p.at = limit
+		}
+	})
 }
 
 // tev is a queued timer firing: 16 bytes, plus its 24-byte key.

@@ -32,15 +32,14 @@ func (w *World) full() bool {
 		return false
 	}
 	shares := map[string]int{}
-	for _, k := range w.q.h.keys {
-		e := &w.q.slab[k.slot]
+	w.q.each(func(e *pev) {
 		switch e.kind {
 		case qDeliver:
-			shares[e.msg.Type]++
+			shares[w.q.typeOf(e)]++
 		default:
 			shares["other events"]++
 		}
-	}
+	})
 	if n := w.tq.len(); n > 0 {
 		shares["timers"] += n
 	}

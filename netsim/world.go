@@ -553,6 +553,7 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	if t0 > w.now {
 		w.now = t0
 	}
+	w.q.advance(t0)
 	w.drops = w.drops[:0]
 	active := w.active[:0]
 	popped, last := 0, t0
@@ -885,7 +886,11 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 		w.dropNow(p.id, to, mid, msg, reason)
 		return
 	}
-	link, hasLink := w.links[[2]int{p.idx, ti}]
+	var link Link
+	hasLink := false
+	if len(w.links) > 0 {
+		link, hasLink = w.links[[2]int{p.idx, ti}]
+	}
 	loss, dup, lat := w.net.Loss, w.net.Dup, w.net.Latency
 	if !w.sync {
 		loss, lat = w.net.PreLoss, w.net.PreLatency
@@ -930,7 +935,7 @@ func (w *World) blocked(a, b int) string {
 	if pa.isolated || pb.isolated || pa.group != pb.group {
 		return trace.ReasonPartition
 	}
-	if w.cuts[[2]int{a, b}] {
+	if len(w.cuts) > 0 && w.cuts[[2]int{a, b}] {
 		return trace.ReasonCut
 	}
 	return ""
@@ -1028,12 +1033,7 @@ func (w *World) apply(a Action, by string) {
 		// After GST every message, including those already in flight, arrives
 		// within Δ (the partially synchronous model of Dwork, Lynch and Stockmeyer).
 		limit := w.now + w.net.Delta
-		w.q.each(func(e *qev) {
-			if e.kind == qDeliver && !e.local && e.at > limit {
-				e.at = limit
-			}
-		})
-		w.q.fix()
+		w.q.deliverBy(limit)
 		w.updateLookahead()
 		w.emit(trace.Event{Ev: trace.GST})
 		w.mon.gst()

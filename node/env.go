@@ -54,6 +54,11 @@ type Env struct {
 	timerIDs   map[string]int32 // looked up, never iterated
 	timerNames []string         // by id
 	timerGens  []uint32         // generation of each timer, by id; 0 is never armed
+	// The timer last looked up: a process re-arms the same timer over and over
+	// (a heartbeat detector on every message), and two equal strings from one
+	// constant compare by pointer, where the map hashes the name every time.
+	lastTimer   string
+	lastTimerID int32
 }
 
 // Self is this process's id.
@@ -143,7 +148,11 @@ func (e *Env) Cancel(name string) {
 
 // TimerID is the small id of the timer called name, given at its first use.
 func (e *Env) TimerID(name string) int32 {
+	if name == e.lastTimer && e.timerIDs != nil {
+		return e.lastTimerID
+	}
 	if id, ok := e.timerIDs[name]; ok {
+		e.lastTimer, e.lastTimerID = name, id
 		return id
 	}
 	if e.timerIDs == nil {

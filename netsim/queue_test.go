@@ -1,0 +1,131 @@
+package netsim
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// refQueue is the queue's specification: every event, sorted by (time, sequence).
+type refQueue []qev
+
+func (r *refQueue) pop() qev {
+	i := 0
+	for j := range *r {
+		a, b := &(*r)[j], &(*r)[i]
+		if a.at < b.at || (a.at == b.at && a.seq < b.seq) {
+			i = j
+		}
+	}
+	e := (*r)[i]
+	*r = slices.Delete(*r, i, i+1)
+	return e
+}
+
+// TestQueueOrder drives the queue the way the world does (times at or after the
+// last one taken, most within the wheel's span, some far ahead, some before its
+// cursor, some not on a whole microsecond, sequence numbers rising) and checks that
+// it gives back every event, intact, in (time, sequence) order, through
+// compactions and a GST that brings deliveries forward.
+func TestQueueOrder(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		var q queue
+		var ref refQueue
+		var seq uint64
+		now := time.Duration(0)
+		types := []string{"PING", "ACK", "ELECTION"}
+		push := func(at time.Duration) {
+			seq++
+			e := qev{at: at, seq: seq, kind: qDeliver, to: int32(r.IntN(50)), from: int32(r.IntN(50)), inc: uint32(r.IntN(3)), mid: seq,
+				msg: node.Message{Type: types[r.IntN(len(types))], ID: node.ID(r.IntN(9)), Term: r.Int64N(5), Stamp: r.Int64N(5), Flag: r.IntN(2) == 1}}
+			switch r.IntN(10) {
+			case 0:
+				e.kind, e.name, e.msg = qRequest, "cs", node.Message{}
+			case 1:
+				e.msg.List = node.IDList("1,2,3")[:1+2*r.IntN(2)]
+			case 2:
+				e.local = true
+			}
+			q.push(e)
+			ref = append(ref, e)
+		}
+		for step := 0; step < 20_000; step++ {
+			switch k := r.IntN(100); {
+			case k < 45:
+				d := time.Duration(r.IntN(20_000)) * time.Microsecond
+				switch r.IntN(20) {
+				case 0:
+					d = time.Duration(r.IntN(300)) * time.Millisecond // past the wheel
+				case 1:
+					d += time.Duration(r.IntN(1000)) // not a whole microsecond
+				case 2:
+					d = 0
+				}
+				push(now + d)
+			case k < 50 && step%3000 == 0:
+				// GST: every network delivery arrives within Δ from now.
+				limit := now + 5*time.Millisecond
+				q.deliverBy(limit)
+				for i := range ref {
+					if ref[i].kind == qDeliver && !ref[i].local && ref[i].at > limit {
+						ref[i].at = limit
+					}
+				}
+			default:
+				if len(ref) == 0 {
+					continue
+				}
+				if q.len() != len(ref) {
+					t.Fatalf("seed %d: queue holds %d, want %d", seed, q.len(), len(ref))
+				}
+				want := ref.pop()
+				if h := q.headKey(); h.at != want.at || h.seq != want.seq {
+					t.Fatalf("seed %d step %d: head is (%v, %d), want (%v, %d)", seed, step, h.at, h.seq, want.at, want.seq)
+				}
+				if got := q.pop(); got != want {
+					t.Fatalf("seed %d step %d: popped %+v, want %+v", seed, step, got, want)
+				}
+				now = want.at
+				if r.IntN(4) == 0 {
+					q.advance(now)
+				}
+			}
+		}
+		for len(ref) > 0 {
+			if got, want := q.pop(), ref.pop(); got != want {
+				t.Fatalf("seed %d, draining: popped %+v, want %+v", seed, got, want)
+			}
+		}
+		if q.len() != 0 {
+			t.Fatalf("seed %d: %d left in an empty queue", seed, q.len())
+		}
+	}
+}
+
+// TestQueueGivesBackABurst: after a burst, a queue that stays small for a second of
+// virtual time lets go of the burst's memory.
+func TestQueueGivesBackABurst(t *testing.T) {
+	var q queue
+	seq := uint64(0)
+	for i := 0; i < 4*compactAbove; i++ {
+		seq++
+		q.push(qev{at: time.Duration(i%1000) * time.Microsecond, seq: seq, kind: qStart})
+	}
+	big := cap(q.slab)
+	now := time.Duration(0)
+	for q.len() > 0 {
+		now = q.pop().at
+	}
+	for i := 0; i < 3000; i++ {
+		seq++
+		q.push(qev{at: now + time.Millisecond, seq: seq, kind: qStart})
+		now = q.pop().at
+	}
+	if c := cap(q.slab); c >= big/4 {
+		t.Fatalf("the slab still holds room for %d events after a burst of %d", c, big)
+	}
+}
