@@ -56,11 +56,14 @@ type pev struct {
 	flag  bool
 }
 
-func (a *pev) before(b *pev) bool {
-	if a.at != b.at {
-		return a.at < b.at
+func (a *pev) before(b *pev) bool { return earlier(a.at, a.seq, b.at, b.seq) }
+
+// earlier is the world's order: by time, then by sequence number.
+func earlier(at time.Duration, seq uint64, bt time.Duration, bseq uint64) bool {
+	if at != bt {
+		return at < bt
 	}
-	return a.seq < b.seq
+	return seq < bseq
 }
 
 // hkey is a heap entry: the order key and where the event lives.
@@ -70,12 +73,7 @@ type hkey struct {
 	slot int32
 }
 
-func (a *hkey) before(b *hkey) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.seq < b.seq
-}
+func (a *hkey) before(b *hkey) bool { return earlier(a.at, a.seq, b.at, b.seq) }
 
 // The heaps are 4-ary: half as deep as binary ones, and the four children of a node
 // share a cache line or two, which matters once they hold millions.

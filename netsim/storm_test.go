@@ -1,8 +1,11 @@
 package netsim_test
 
 import (
+	"os"
 	"regexp"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,5 +147,49 @@ func TestEventStormInsideAWindow(t *testing.T) {
 	}
 	if grew := int64(peak.HeapSys>>20) - before; grew > 300 {
 		t.Fatalf("the heap took %d MB more", grew)
+	}
+}
+
+// peakRSSMB is the process's peak resident memory so far, in MB (Linux), or 0.
+func peakRSSMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// BenchmarkStormDefaultGuard floods the network until the default guard
+// (DefaultMaxPending) stops the run, and reports the process's peak RSS and the
+// bytes of heap taken per pending event. Run it alone, in its own process (peak RSS
+// is the process's): scripts/bench does. Delays up to half a second put the flood
+// beyond the timing wheel, in the queue's heap, the dearer place.
+func BenchmarkStormDefaultGuard(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		cfg := stormConfig(16, 0, func(node.ID) node.Algorithm { return flooder{} })
+		cfg.Net.Latency.Max, cfg.Net.Delta = 500*time.Millisecond, time.Second
+		before := heapMB()
+		w, err := netsim.New(cfg, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.RunUntil(time.Second)
+		if w.Err() == nil {
+			b.Fatalf("no storm; %d events pending", w.Pending())
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		pending := w.Pending()
+		live := heapMB() - before
+		w.Close()
+		b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
+		b.ReportMetric(float64(live<<20)/float64(pending), "live-B/pending")
+		b.ReportMetric(float64(pending), "pending")
 	}
 }
