@@ -34,7 +34,7 @@ type qev struct {
 }
 
 // pev is a qev as the queue stores it: 80 bytes and no pointers, where a qev takes
-// 128 with four. Strings (a message's type, a request's name) are interned to small
+// 120 with three. Strings (a message's type, a request's name) are interned to small
 // numbers; a message's List, rarely set, waits in a side table. A storm holds
 // millions of these, and the garbage collector never has to look inside them.
 type pev struct {

@@ -1,6 +1,7 @@
 package netsim_test
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"runtime"
@@ -106,6 +107,42 @@ func TestEventStormInOneWindow(t *testing.T) {
 	}
 }
 
+// broadcaster sends one message to every other process when it starts: one step
+// each, many effects each.
+type broadcaster struct{}
+
+func (broadcaster) Step(env *node.Env, ev node.Event) {
+	if ev.Kind == node.Start {
+		env.Broadcast(node.Message{Type: "HELLO"})
+	}
+}
+
+func (broadcaster) Status() node.Status { return node.Status{Role: "broadcaster"} }
+
+// TestEventStormAtStart: 300 processes that each make 299 messages in their one
+// step of the window (Start) add up to 89,700, past a limit of 20,000. The window's
+// budget counts them, so the run stops there, before any of it is queued, and the
+// batches still to run do not run.
+func TestEventStormAtStart(t *testing.T) {
+	w, err := netsim.New(stormConfig(300, 20_000, func(node.ID) node.Algorithm { return broadcaster{} }), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.RunUntil(time.Second)
+	re := regexp.MustCompile(`^event storm: ([\d,]+) events made within 1ms at t=0s; start 100%`)
+	m := re.FindStringSubmatch(fmt.Sprint(w.Err()))
+	if m == nil {
+		t.Fatalf("storm error %v does not match %v", w.Err(), re)
+	}
+	if made, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", "")); made > 40_000 {
+		t.Fatalf("%d events made before the budget stopped the window, limit 20,000", made)
+	}
+	if w.Pending() != 0 {
+		t.Fatalf("%d events queued by a window that overflowed", w.Pending())
+	}
+}
+
 // spinner re-arms a zero-delay timer forever: time never passes for it, the shape
 // of a request generator asked for 10¹² requests per second.
 type spinner struct{}
@@ -167,29 +204,38 @@ func peakRSSMB() float64 {
 
 // BenchmarkStormDefaultGuard floods the network until the default guard
 // (DefaultMaxPending) stops the run, and reports the process's peak RSS and the
-// bytes of heap taken per pending event. Run it alone, in its own process (peak RSS
-// is the process's): scripts/bench does. Delays up to half a second put the flood
-// beyond the timing wheel, in the queue's heap, the dearer place.
+// heap taken per pending event. Peak RSS is the process's: run one sub-benchmark
+// per process, as scripts/bench does. "queue": delays up to half a second pile the
+// flood up in the queue, beyond the timing wheel's span, in its heap (the dearer
+// place). "window": 64 processes with 1–3 ms links make the flood within one
+// window, where the window's budget stops it.
 func BenchmarkStormDefaultGuard(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		cfg := stormConfig(16, 0, func(node.ID) node.Algorithm { return flooder{} })
-		cfg.Net.Latency.Max, cfg.Net.Delta = 500*time.Millisecond, time.Second
-		before := heapMB()
-		w, err := netsim.New(cfg, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		w.RunUntil(time.Second)
-		if w.Err() == nil {
-			b.Fatalf("no storm; %d events pending", w.Pending())
-		}
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		pending := w.Pending()
-		live := heapMB() - before
-		w.Close()
-		b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
-		b.ReportMetric(float64(live<<20)/float64(pending), "live-B/pending")
-		b.ReportMetric(float64(pending), "pending")
+	for _, c := range []struct {
+		name string
+		n    int
+		max  time.Duration
+	}{{"queue", 16, 500 * time.Millisecond}, {"window", 64, 3 * time.Millisecond}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				cfg := stormConfig(c.n, 0, func(node.ID) node.Algorithm { return flooder{} })
+				cfg.Net.Latency.Max = c.max
+				cfg.Net.Delta = max(cfg.Net.Delta, c.max)
+				before := heapMB()
+				w, err := netsim.New(cfg, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.RunUntil(time.Second)
+				if w.Err() == nil {
+					b.Fatalf("no storm; %d events pending", w.Pending())
+				}
+				pending := w.Pending()
+				live := heapMB() - before
+				w.Close()
+				b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
+				b.ReportMetric(float64(live<<20)/float64(max(pending, 1)), "live-B/pending")
+				b.ReportMetric(float64(pending), "pending")
+			}
+		})
 	}
 }

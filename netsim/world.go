@@ -630,10 +630,10 @@ func (w *World) dispatch(active []*proc, end time.Duration) {
 		p.batch.Budget = &w.budget
 		total += len(p.batch.Items)
 	}
-	// A window may make half as many outcomes and effects as may be pending: each
-	// takes about as much memory as a pending event, and a run that makes that many
-	// in one window is a storm whatever the limit.
-	w.budget.Store(int64(max(w.limit/2, budgetFloor)))
+	// A window may make as many outcomes and effects as events may be pending:
+	// each takes about as much memory as a pending event, and a run that makes
+	// that many in one window is a storm whatever the limit.
+	w.budget.Store(int64(max(w.limit, budgetFloor)))
 	cpus := runtime.GOMAXPROCS(0)
 	here := w.here[:0]
 	switch {

@@ -93,11 +93,17 @@ func TestCrashReviveLeavesNoGoroutine(t *testing.T) {
 	if st, up := w.Status(2); !up || st.Role != "pinger" {
 		t.Fatalf("n2 after the cycles: up=%v status=%+v", up, st)
 	}
+	// A stopped incarnation's goroutine has signalled its exit but may not have
+	// returned yet: give the last ones a moment, as after Close below.
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before+3 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if during := runtime.NumGoroutine(); during > before+3 {
 		t.Fatalf("%d goroutines while 3 processes run, %d before", during, before)
 	}
 	w.Close()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline = time.Now().Add(2 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

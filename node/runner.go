@@ -187,6 +187,11 @@ func (r *Runner) run(b *Batch) {
 	r.env.SetSlow(b.Slow)
 	r.local = r.local[:0]
 	r.localSeq = localBase
+	if b.Budget != nil && b.Budget.Load() < 0 {
+		// Other batches of the window have spent it all already.
+		b.Overflow = true
+		return
+	}
 	i, taken := 0, 0
 	for {
 		var ref int32
@@ -197,20 +202,34 @@ func (r *Runner) run(b *Batch) {
 			ref = int32(i)
 			i++
 		default:
+			// What is left to pay: a thousand processes that each make a
+			// thousand effects in one step must add up too.
+			r.spend(b, &taken, 1)
 			return
 		}
-		if b.Budget != nil {
-			// Take from the shared budget a stretch at a time, not at every step.
-			if used := len(b.Out) + len(b.Effects) - taken; used >= budgetStretch {
-				taken += used
-				if b.Budget.Add(-int64(used)) < 0 {
-					b.Overflow = true
-					return
-				}
-			}
+		// Take from the shared budget a stretch at a time, not at every step.
+		if r.spend(b, &taken, budgetStretch) {
+			return
 		}
 		r.step(b, ref)
 	}
+}
+
+// spend takes from the window's budget what the batch made since the last time, if
+// that is at least least, and reports whether the budget ran out (b.Overflow).
+func (r *Runner) spend(b *Batch, taken *int, least int) bool {
+	if b.Budget == nil {
+		return false
+	}
+	used := len(b.Out) + len(b.Effects) - *taken
+	if used < least {
+		return false
+	}
+	*taken += used
+	if b.Budget.Add(-int64(used)) < 0 {
+		b.Overflow = true
+	}
+	return b.Overflow
 }
 
 func before(a, b *Item) bool {
