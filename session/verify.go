@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/clusterlab/clusterlab/netsim"
@@ -155,7 +156,9 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	defer rf.Close()
 	rf.SkipHash() // checked by the first reading; this one compares lines only
 	cmp := &comparer{rd: rf, want: n}
-	w, err := netsim.New(cfg, cmp)
+	p := newPipe(cmp)
+	defer p.close()
+	w, err := netsim.New(cfg, p)
 	if err != nil {
 		return nil, err
 	}
@@ -167,13 +170,15 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	// In slices, so that a difference stops the re-run early (an edited far-future
 	// time must not make verify simulate up to it) and so does a signal.
 	// The slices start small and grow, so that the work wasted after a difference
-	// is at most about the work before it.
-	for slice := time.Millisecond; cmp.busy(end != nil) && w.Now() < runTo; slice = min(2*slice, maxVerifySlice) {
+	// is at most about the work before it. The comparer is looked at between
+	// slices, once it has caught up with the world.
+	for slice := time.Millisecond; p.sync() && cmp.busy(end != nil) && w.Now() < runTo; slice = min(2*slice, maxVerifySlice) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		w.RunUntil(min(w.Now()+slice, runTo))
 		if err := w.Err(); err != nil {
+			p.sync()
 			return &Verdict{Line: cmp.n + 2, Reason: fmt.Sprintf("%s:%d: the re-run stopped: %v", path, cmp.n+2, err)}, nil
 		}
 	}
@@ -181,7 +186,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		// The recording stops at an event: go through its instant one event at a
 		// time, and give the end-of-run expectations if the file has them.
 		finished := false
-		for cmp.busy(false) {
+		for p.sync() && cmp.busy(false) {
 			if bytes.Contains(cmp.peek(), []byte(`"ev":"expect"`)) && !finished {
 				finished = true
 				w.Finish()
@@ -194,6 +199,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	} else if end.Reason == trace.EndUntil && !cmp.differs() {
 		w.Finish()
 	}
+	p.sync()
 	return cmp.verdict(path, n, end, truncated, endErr, hash, lastT, opts), nil
 }
 
@@ -328,6 +334,85 @@ func startBurst(cfg netsim.Config) int {
 
 func fmtUS(us int64) string { return (time.Duration(us) * time.Microsecond).String() }
 
+// pipe is the re-run's sink: it copies the world's events into batches and hands
+// them to the comparer in a goroutine of its own, so that encoding the events and
+// reading the file run beside the world, on another core when there is one. Between
+// syncs the comparer belongs to that goroutine; sync waits until it has caught up,
+// and then the caller may look at it.
+type pipe struct {
+	cmp     *comparer
+	cur     *trace.Batch
+	work    chan *trace.Batch // batches to compare; nil asks for a sync
+	free    chan *trace.Batch
+	synced  chan struct{}
+	exited  chan struct{}
+	decided atomic.Bool // the comparer needs no more events
+}
+
+func newPipe(cmp *comparer) *pipe {
+	p := &pipe{cmp: cmp, cur: trace.NewBatch(), work: make(chan *trace.Batch, 4), free: make(chan *trace.Batch, 4),
+		synced: make(chan struct{}), exited: make(chan struct{})}
+	go p.run()
+	return p
+}
+
+func (p *pipe) Record(e *trace.Event) {
+	if p.decided.Load() {
+		return
+	}
+	if p.cur.Add(e) {
+		p.send()
+	}
+}
+
+func (p *pipe) send() {
+	p.work <- p.cur
+	select {
+	case p.cur = <-p.free:
+	default:
+		p.cur = trace.NewBatch()
+	}
+}
+
+// sync hands over what is batched and waits until the comparer has seen it all. It
+// returns true, to be used in a loop condition.
+func (p *pipe) sync() bool {
+	if len(p.cur.Events()) > 0 {
+		p.send()
+	}
+	p.work <- nil
+	<-p.synced
+	return true
+}
+
+func (p *pipe) run() {
+	defer close(p.exited)
+	for b := range p.work {
+		if b == nil {
+			p.synced <- struct{}{}
+			continue
+		}
+		evs := b.Events()
+		for i := range evs {
+			p.cmp.Record(&evs[i])
+		}
+		if p.cmp.decided() {
+			p.decided.Store(true)
+		}
+		b.Reset()
+		select {
+		case p.free <- b:
+		default:
+		}
+	}
+}
+
+// close ends the goroutine.
+func (p *pipe) close() {
+	close(p.work)
+	<-p.exited
+}
+
 // comparer is a sink that checks each event of the re-run against the next line of
 // the file.
 type comparer struct {
@@ -358,6 +443,10 @@ func (c *comparer) busy(whole bool) bool {
 	}
 	return whole && c.extra == nil
 }
+
+// decided reports whether the comparer needs no more events: it has the line after
+// a difference, or the first event past the file's last, or the file failed.
+func (c *comparer) decided() bool { return c.err != nil || c.next != nil || c.extra != nil }
 
 func (c *comparer) differs() bool { return c.diff || c.extra != nil || c.err != nil }
 

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -17,11 +18,10 @@ func AppendLine(b []byte, e *Event) []byte {
 	b = appendUint(b, e.Seq)
 	b = append(b, `,"t":`...)
 	b = appendInt(b, e.T)
-	b = append(b, `,"ev":`...)
-	b = appendString(b, e.Ev)
-	b = appendID(b, `,"node":`, e.Node)
-	b = appendID(b, `,"from":`, e.From)
-	b = appendID(b, `,"to":`, e.To)
+	b = appendKind(b, e.Ev)
+	b = appendID(b, `,"node":"n`, e.Node)
+	b = appendID(b, `,"from":"n`, e.From)
+	b = appendID(b, `,"to":"n`, e.To)
 	if e.MID != 0 {
 		b = append(b, `,"mid":`...)
 		b = appendUint(b, e.MID)
@@ -74,7 +74,7 @@ func AppendLine(b []byte, e *Event) []byte {
 func appendMessage(b []byte, m *node.Message) []byte {
 	b = append(b, `{"type":`...)
 	b = appendString(b, m.Type)
-	b = appendID(b, `,"id":`, m.ID)
+	b = appendID(b, `,"id":"n`, m.ID)
 	if m.Term != 0 {
 		b = append(b, `,"term":`...)
 		b = appendInt(b, m.Term)
@@ -137,12 +137,31 @@ func appendStatus(b []byte, s *node.Status) []byte {
 	return append(b, '}')
 }
 
-// appendID appends key and the id ("n3"), or nothing for None, as omitempty does.
+// appendKind appends the ev field. The kinds of nearly every line are written as
+// they are, without looking for what to escape.
+func appendKind(b []byte, ev string) []byte {
+	switch ev {
+	case Send:
+		return append(b, `,"ev":"send"`...)
+	case Deliver:
+		return append(b, `,"ev":"deliver"`...)
+	case TimerEv:
+		return append(b, `,"ev":"timer"`...)
+	case Drop:
+		return append(b, `,"ev":"drop"`...)
+	case StatusEv:
+		return append(b, `,"ev":"status"`...)
+	}
+	return appendString(append(b, `,"ev":`...), ev)
+}
+
+// appendID appends key, which ends with the id's opening `"n`, and the id ("n3"), or
+// nothing for None, as omitempty does.
 func appendID(b []byte, key string, id node.ID) []byte {
 	if id == node.None {
 		return b
 	}
-	return appendIDString(append(b, key...), id)
+	return append(appendInt(append(b, key...), int64(id)), '"')
 }
 
 // appendIDString appends id.String() quoted, without building the string.
@@ -150,8 +169,7 @@ func appendIDString(b []byte, id node.ID) []byte {
 	if id == node.None {
 		return append(b, `"-"`...)
 	}
-	b = appendInt(append(b, `"n`...), int64(id))
-	return append(b, '"')
+	return append(appendInt(append(b, `"n`...), int64(id)), '"')
 }
 
 // digitPairs holds "00" to "99", for writing numbers two digits at a time.
@@ -160,25 +178,31 @@ const digitPairs = "00010203040506070809" + "10111213141516171819" + "2021222324
 	"70717273747576777879" + "80818283848586878889" + "90919293949596979899"
 
 // appendUint is strconv.AppendUint(b, v, 10) without its generality: it runs
-// several times per event.
+// several times per event. It writes the digits in place, from the last.
 func appendUint(b []byte, v uint64) []byte {
-	var a [20]byte
-	i := len(a)
+	if v < 10 {
+		return append(b, byte('0'+v))
+	}
+	n := 2
+	for x := v / 100; x > 0; x /= 10 {
+		n++
+	}
+	l := len(b)
+	b = slices.Grow(b, n)[:l+n]
+	i := l + n
 	for v >= 100 {
 		q := v / 100
 		j := (v - q*100) * 2
 		i -= 2
-		a[i], a[i+1] = digitPairs[j], digitPairs[j+1]
+		b[i], b[i+1] = digitPairs[j], digitPairs[j+1]
 		v = q
 	}
 	if v >= 10 {
-		i -= 2
-		a[i], a[i+1] = digitPairs[2*v], digitPairs[2*v+1]
+		b[i-2], b[i-1] = digitPairs[2*v], digitPairs[2*v+1]
 	} else {
-		i--
-		a[i] = byte('0' + v)
+		b[i-1] = byte('0' + v)
 	}
-	return append(b, a[i:]...)
+	return b
 }
 
 // appendInt is strconv.AppendInt(b, v, 10).

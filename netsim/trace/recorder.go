@@ -8,6 +8,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/clusterlab/clusterlab/node"
 )
 
 // Sink receives the world's events as they happen. The event, and what it points to
@@ -109,22 +111,22 @@ func (h *Hasher) Sum() string {
 // Count is the number of events hashed.
 func (h *Hasher) Count() uint64 { return h.n }
 
-// Recorder writes a trace file as it happens. Record only encodes the event into a
-// buffer, in the caller's goroutine; full buffers go to a writer goroutine that
-// hashes them and writes them out, so hashing and the file cost the run nothing
-// while a core is free. It flushes at least every 100 ms of wall time (the only
-// place clusterlab reads the wall clock, and it decides nothing about the run) and
-// on End and Close, so a killed process leaves every full line on disk.
+// Recorder writes a trace file as it happens. Record only copies the event into a
+// batch, in the caller's goroutine; full batches go to a writer goroutine that
+// encodes, hashes and writes them, so the lines, the hash and the file cost the run
+// little while a core is free. It flushes at least every 100 ms of wall time (the
+// only place clusterlab reads the wall clock, and it decides nothing about the run)
+// and on End and Close, so a killed process leaves every full line on disk.
 type Recorder struct {
-	mu     sync.Mutex // guards buf, n, closed, ended, final, and the order of ops
-	buf    []byte     // lines not yet handed to the writer
+	mu     sync.Mutex // guards cur, n, closed, ended, final, and the order of ops
+	cur    *Batch     // events not yet handed to the writer
 	n      uint64
 	closed bool
 	ended  bool
 	final  string // the hash once closed
 
 	ops     chan recOp
-	free    chan []byte
+	free    chan *Batch
 	stop    chan struct{}
 	written chan struct{} // the writer goroutine ended
 	ticked  chan struct{} // the flusher goroutine ended
@@ -136,26 +138,76 @@ type Recorder struct {
 	w    io.Writer
 	c    io.Closer
 	hash *Hasher
+	line []byte // the encoded lines of a batch
 }
 
 // recOp is one piece of work for the writer goroutine, done in order.
 type recOp struct {
-	data   []byte      // lines to hash and write
-	noHash bool        // write only: the end record
+	events *Batch      // events to encode, hash and write
+	data   []byte      // a line to write only (the end record), not hashed
 	flush  bool        // push everything to the file, through a compressor
 	sum    chan string // answer with the hash so far
 	done   chan error  // answer when done, with the first error so far
 }
 
-// chunk is how many bytes of lines go to the writer at a time.
-const chunk = 64 << 10
+// Batch holds copies of events, with what they point to, for a goroutine other
+// than the world's: the recorder's writer encodes them, verify's comparer checks
+// them. Copying an event costs the world far less than encoding it.
+type Batch struct {
+	evs  []Event
+	msgs []node.Message // the events' messages, by index (evs[i].Msg points here)
+	oks  []bool         // likewise for OK
+}
+
+// batchEvents is how many events a Batch holds.
+const batchEvents = 512
+
+// NewBatch makes an empty batch.
+func NewBatch() *Batch {
+	return &Batch{evs: make([]Event, 0, batchEvents), msgs: make([]node.Message, batchEvents), oks: make([]bool, batchEvents)}
+}
+
+// Add copies e, and what it points to, into the batch, and reports whether the
+// batch is now full. A status and groups are copied to the heap; they are rare.
+func (b *Batch) Add(e *Event) bool {
+	i := len(b.evs)
+	b.evs = append(b.evs, *e)
+	c := &b.evs[i]
+	if e.Msg != nil {
+		b.msgs[i] = *e.Msg
+		c.Msg = &b.msgs[i]
+	}
+	if e.OK != nil {
+		b.oks[i] = *e.OK
+		c.OK = &b.oks[i]
+	}
+	if e.Status != nil {
+		st := e.Status.Clone()
+		c.Status = &st
+	}
+	if e.Groups != nil {
+		c.Groups = make([][]node.ID, len(e.Groups))
+		for j, g := range e.Groups {
+			if g != nil {
+				c.Groups[j] = append(make([]node.ID, 0, len(g)), g...)
+			}
+		}
+	}
+	return len(b.evs) == cap(b.evs)
+}
+
+// Events are the copies, in the order they were added.
+func (b *Batch) Events() []Event { return b.evs }
+
+// Reset empties the batch, keeping its memory.
+func (b *Batch) Reset() { b.evs = b.evs[:0] }
 
 // NewRecorder writes h and starts the writer and the flusher. If w is an io.Closer,
 // Close closes it.
 func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 	h.Format, h.Version = Format, Version
-	r := &Recorder{w: w, hash: NewHasher(), buf: make([]byte, 0, chunk+1024),
-		ops: make(chan recOp, 4), free: make(chan []byte, 4),
+	r := &Recorder{w: w, hash: NewHasher(), cur: NewBatch(),
+		ops: make(chan recOp, 4), free: make(chan *Batch, 4),
 		stop: make(chan struct{}), written: make(chan struct{}), ticked: make(chan struct{})}
 	if c, ok := w.(io.Closer); ok {
 		r.c = c
@@ -201,20 +253,21 @@ func (r *Recorder) flushUnder() error {
 func (r *Recorder) writer() {
 	defer close(r.written)
 	for op := range r.ops {
+		if op.events != nil {
+			r.line = r.line[:0]
+			for i := range op.events.evs {
+				r.line = AppendLine(r.line, &op.events.evs[i])
+			}
+			r.hash.write(r.line)
+			r.write(r.line)
+			op.events.Reset()
+			select {
+			case r.free <- op.events:
+			default:
+			}
+		}
 		if op.data != nil {
-			if !op.noHash {
-				r.hash.write(op.data)
-			}
-			if r.firstErr() == nil {
-				_, err := r.w.Write(op.data)
-				r.setErr(err)
-			}
-			if cap(op.data) >= chunk {
-				select {
-				case r.free <- op.data[:0]:
-				default:
-				}
-			}
+			r.write(op.data)
 		}
 		if op.sum != nil {
 			op.sum <- r.hash.Sum()
@@ -228,16 +281,24 @@ func (r *Recorder) writer() {
 	}
 }
 
-// handoff gives the buffered lines to the writer. Call with mu held.
+// write writes p to the file unless a write failed before.
+func (r *Recorder) write(p []byte) {
+	if r.firstErr() == nil {
+		_, err := r.w.Write(p)
+		r.setErr(err)
+	}
+}
+
+// handoff gives the batched events to the writer. Call with mu held.
 func (r *Recorder) handoff() {
-	if len(r.buf) == 0 {
+	if len(r.cur.evs) == 0 {
 		return
 	}
-	r.ops <- recOp{data: r.buf}
+	r.ops <- recOp{events: r.cur}
 	select {
-	case r.buf = <-r.free:
+	case r.cur = <-r.free:
 	default:
-		r.buf = make([]byte, 0, chunk+1024)
+		r.cur = NewBatch()
 	}
 }
 
@@ -275,9 +336,8 @@ func (r *Recorder) Record(e *Event) {
 	if r.closed || r.ended {
 		return
 	}
-	r.buf = AppendLine(r.buf, e)
 	r.n++
-	if len(r.buf) >= chunk {
+	if r.cur.Add(e) {
 		r.handoff()
 	}
 }
@@ -294,7 +354,7 @@ func (r *Recorder) End(reason string, t int64) error {
 	r.ended = true
 	line, _ := json.Marshal(End{Ev: EndEv, Events: r.n, Hash: r.sum(), T: t, Reason: reason})
 	done := make(chan error, 1)
-	r.ops <- recOp{data: append(line, '\n'), noHash: true}
+	r.ops <- recOp{data: append(line, '\n')}
 	r.ops <- recOp{flush: true, done: done}
 	r.mu.Unlock()
 	return <-done
