@@ -29,6 +29,7 @@ type proc struct {
 	status node.Status
 	batch  node.Batch
 	pos    int     // merge cursor into batch.Out
+	item   int32   // merge cursor into batch.Items, when merging in pop order
 	timers []int32 // queued timer firing by timer id: its timer-queue slot + 1, or 0
 
 	isolated bool
@@ -85,6 +86,7 @@ type World struct {
 	err    error        // why the run stopped early (an event storm), or nil
 	drops  []qev        // this window's deliveries dropped on arrival
 	heads  []*proc      // the merge's heap, kept to reuse its memory
+	order  []int32      // the window's items' processes, in the order they were taken
 	active []*proc      // the window's processes with work, kept likewise
 	here   []*proc      // those whose batches the world runs itself, likewise
 	wg     sync.WaitGroup
@@ -555,6 +557,7 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	}
 	w.q.advance(t0)
 	w.drops = w.drops[:0]
+	w.order = w.order[:0]
 	active := w.active[:0]
 	popped, last := 0, t0
 	for {
@@ -591,6 +594,7 @@ func (w *World) window(t0, end time.Duration, single bool) {
 				active = append(active, p)
 			}
 			p.batch.Items = append(p.batch.Items, it)
+			w.order = append(w.order, int32(p.idx))
 		}
 		if single {
 			break
@@ -626,7 +630,7 @@ const inlineBelow = 64
 func (w *World) dispatch(active []*proc, end time.Duration) {
 	total := 0
 	for _, p := range active {
-		p.batch.End, p.batch.Slow, p.pos = end, p.slow, 0
+		p.batch.End, p.batch.Slow, p.pos, p.item = end, p.slow, 0, 0
 		p.batch.Budget = &w.budget
 		total += len(p.batch.Items)
 	}
@@ -729,23 +733,39 @@ func (w *World) item(e *qev) node.Item {
 // merge walks every process's outcomes, the arrival drops and the monitors' checks
 // in (time, sequence) order, applying effects as it goes.
 func (w *World) merge(active []*proc, t0, end time.Duration, single bool) {
-	// A min-heap of the processes by their next outcome. A process's head only
-	// changes when it is taken, and any sequence number it needs was given by an
-	// earlier outcome of the same process, so the heap stays valid.
-	h := w.heads[:0]
+	// When no process made events for itself inside the window, every outcome is
+	// of an item, and the items were taken in (time, sequence) order: w.order is
+	// the order of the outcomes (an item whose timer went stale has none). Else a
+	// min-heap of the processes by their next outcome orders them. A process's
+	// head only changes when it is taken, and any sequence number it needs was
+	// given by an earlier outcome of the same process, so the heap stays valid.
+	inOrder := true
 	for _, p := range active {
-		if len(p.batch.Out) > 0 {
-			h = append(h, p)
+		if len(p.batch.Locals) > 0 {
+			inOrder = false
+			break
 		}
 	}
-	heapify(h)
-	d := 0
+	h := w.heads[:0]
+	if !inOrder {
+		for _, p := range active {
+			if len(p.batch.Out) > 0 {
+				h = append(h, p)
+			}
+		}
+		heapify(h)
+	}
+	d, next := 0, 0
 	for {
 		var best *proc
 		var bestAt time.Duration
 		var bestSeq uint64
-		if len(h) > 0 {
+		if inOrder {
+			best, next = w.nextInOrder(next)
+		} else if len(h) > 0 {
 			best = h[0]
+		}
+		if best != nil {
 			o := &best.batch.Out[best.pos]
 			bestAt, bestSeq = o.At, o.Seq
 		}
@@ -764,9 +784,13 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool) {
 		o := &best.batch.Out[best.pos]
 		best.pos++
 		w.outcome(best, o)
-		if best.pos < len(best.batch.Out) {
+		switch {
+		case inOrder:
+			best.item++
+			next++
+		case best.pos < len(best.batch.Out):
 			siftDown(h, 0)
-		} else {
+		default:
 			n := len(h) - 1
 			h[0] = h[n]
 			h = h[:n]
@@ -774,6 +798,20 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool) {
 		}
 	}
 	w.heads = h[:0]
+}
+
+// nextInOrder is the process whose outcome comes next when the outcomes follow the
+// window's items (w.order from index i), and the index of its item there; it
+// passes over the items that had no outcome.
+func (w *World) nextInOrder(i int) (*proc, int) {
+	for ; i < len(w.order); i++ {
+		p := w.procs[w.order[i]]
+		if p.pos < len(p.batch.Out) && p.batch.Out[p.pos].Item == p.item {
+			return p, i
+		}
+		p.item++
+	}
+	return nil, i
 }
 
 func headBefore(a, b *proc) bool { return outBefore(&a.batch.Out[a.pos], &b.batch.Out[b.pos]) }
