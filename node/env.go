@@ -121,7 +121,20 @@ func (e *Env) Broadcast(m Message) {
 
 // After arms the timer called name to fire after d. Arming a timer that is already
 // armed replaces it.
-func (e *Env) After(d time.Duration, name string) {
+func (e *Env) After(d time.Duration, name string) { e.arm(e.stretch(d), name) }
+
+// Deadline is the virtual time at which a timer armed now with After(d) would fire:
+// d rounded as After rounds it and stretched for a slow process. An algorithm that
+// keeps many deadlines under one timer computes them with it and arms the timer
+// with At, so that each deadline falls exactly where its own timer would have.
+func (e *Env) Deadline(d time.Duration) time.Duration { return e.now + e.stretch(d) }
+
+// At arms the timer called name to fire at virtual time t (at once if t is past).
+// t is not stretched again: it is a time computed with Deadline.
+func (e *Env) At(t time.Duration, name string) { e.arm(max(t-e.now, 0), name) }
+
+// stretch is the delay After(d) waits.
+func (e *Env) stretch(d time.Duration) time.Duration {
 	if d < 0 {
 		d = 0
 	}
@@ -131,11 +144,16 @@ func (e *Env) After(d time.Duration, name string) {
 		d = time.Microsecond
 	}
 	d = d.Truncate(time.Microsecond)
-	id := e.TimerID(name)
-	e.timerGens[id]++
 	if e.slow > 1 {
 		d *= time.Duration(e.slow)
 	}
+	return d
+}
+
+// arm arms the timer called name to fire after d, already stretched.
+func (e *Env) arm(d time.Duration, name string) {
+	id := e.TimerID(name)
+	e.timerGens[id]++
 	e.effects = append(e.effects, Effect{Kind: EffTimer, To: e.self, Name: e.timerNames[id], Delay: d, Gen: e.timerGens[id], Timer: id})
 }
 

@@ -138,3 +138,28 @@ func TestSlowStretchesTimers(t *testing.T) {
 		t.Fatalf("delay %v, want 50ms", d)
 	}
 }
+
+// TestDeadlineIsWhereAfterFires checks that a timer armed At a Deadline fires
+// exactly where After would have fired it, rounding and slowness included, and
+// that At a past time fires at once.
+func TestDeadlineIsWhereAfterFires(t *testing.T) {
+	for _, slow := range []int{1, 3} {
+		for _, d := range []time.Duration{0, time.Nanosecond, 1500 * time.Nanosecond, 250 * time.Millisecond} {
+			env := newEnv()
+			env.SetSlow(slow)
+			now := 7 * time.Millisecond
+			env.Apply(&script{on: func(env *Env, ev Event) {
+				env.After(d, "after")
+				env.At(env.Deadline(d), "at")
+				env.At(now-time.Millisecond, "past")
+			}}, now, Event{Kind: Start}, 0)
+			effs := env.TakeEffects()
+			if effs[0].Delay != effs[1].Delay || now+effs[1].Delay != env.Deadline(d) {
+				t.Errorf("slow %d, d %v: After waits %v, At(Deadline) %v, Deadline %v", slow, d, effs[0].Delay, effs[1].Delay, env.Deadline(d))
+			}
+			if effs[2].Delay != 0 {
+				t.Errorf("At a past time waits %v, want 0", effs[2].Delay)
+			}
+		}
+	}
+}

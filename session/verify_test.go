@@ -205,7 +205,7 @@ func TestVerifyFarFutureEdit(t *testing.T) {
 
 // TestVerifyEditedNodeCount edits the node count in the header of a cut recording
 // (no end record, so the hash cannot tell): verify must answer at once, with the
-// line, and without building the edited world's storm. 1,200 processes on a full
+// line, and without building the edited world's storm. 1,700 processes on a full
 // mesh would make about 2.9 million messages and timers at t=0, over the guard:
 // refused before the re-run, on line 1 (before the guard, this re-run took
 // gigabytes). 300 are under it: the re-run starts, and stops at the first line that
@@ -218,7 +218,7 @@ func TestVerifyEditedNodeCount(t *testing.T) {
 		want  string
 		line  int // 0: any line after the header
 	}{
-		{1200, "cut.jsonl:1: found a scenario whose start makes about 2,878,800 pending events at t=0 (1,200 nodes, mesh), expected at most 2,000,000 (the event-storm guard; --max-pending raises it)", 1},
+		{1700, "cut.jsonl:1: found a scenario whose start makes about 2,891,700 pending events at t=0 (1,700 nodes, mesh), expected at most 2,000,000 (the event-storm guard; --max-pending raises it)", 1},
 		{300, "differs from the re-run", 0},
 	} {
 		path := write(t, dir, "cut.jsonl", edit(t, lines, 0, `"nodes":5,`, fmt.Sprintf(`"nodes":%d,`, tc.nodes)), 0)

@@ -18,7 +18,7 @@ func TestOmegaLeaderFollowsSuspicions(t *testing.T) {
 
 	h.Advance(100 * ms1)
 	h.Deliver(3, hb(1))
-	h.Fire("fd.timeout.n1") // n1 silent: suspected
+	h.Fire(TimerCheck) // t=250: n1 silent, suspected; n3 heard at 100ms
 	wantSuspects(t, h.Status(), 1)
 	wantLeader(t, h.Status(), 2, 2)
 
@@ -35,9 +35,11 @@ func TestOmegaMaxCriterion(t *testing.T) {
 	h := harness(t, "omega", 1, 3, map[string]any{"criterion": "max"})
 	h.Start()
 	wantLeader(t, h.Status(), 1, 3)
-	h.Fire("fd.timeout.n3")
+	h.Advance(100 * ms1)
+	h.Deliver(2, hb(1))
+	h.Fire(TimerCheck) // t=250: n3 silent
 	wantLeader(t, h.Status(), 1, 2)
-	h.Fire("fd.timeout.n2")
+	h.Fire(TimerCheck)              // t=350: n2 silent too
 	wantLeader(t, h.Status(), 1, 1) // self is never suspected: it is the last one alive
 	wantSuspects(t, h.Status(), 2, 3)
 }
@@ -66,8 +68,8 @@ func TestOmegaComposesPullDetector(t *testing.T) {
 func TestOmegaPassesParamsToHeartbeatDetector(t *testing.T) {
 	h := harness(t, "omega", 1, 2, map[string]any{"interval": "40ms", "timeout": "70ms", "delta": "5ms"})
 	effs := h.Start()
-	wantTimers(t, effs, TimerHeartbeat, 40*ms1, "fd.timeout.n2", 70*ms1)
-	h.Fire("fd.timeout.n2")
+	wantTimers(t, effs, TimerHeartbeat, 40*ms1, TimerCheck, 70*ms1)
+	h.Fire(TimerCheck)
 	h.Deliver(2, hb(9))
 	if got := h.Alg.(*Omega).Detector().(Adaptive).Timeout(2); got != 75*ms1 {
 		t.Fatalf("timeout of n2 %v, want 70ms + 5ms", got)
@@ -92,10 +94,10 @@ func TestOmegaIgnoresOtherEvents(t *testing.T) {
 func TestOmegaRecoverRestartsDetector(t *testing.T) {
 	h := harness(t, "omega", 2, 3, nil)
 	h.Start()
-	h.Fire("fd.timeout.n1")
+	h.Fire(TimerCheck) // n1 and n3 silent
 	wantLeader(t, h.Status(), 2, 2)
 	effs := h.Recover()
 	wantLeader(t, h.Status(), 2, 1)
 	wantSuspects(t, h.Status())
-	wantTimers(t, effs, TimerHeartbeat, 100*ms1, "fd.timeout.n1", 250*ms1, "fd.timeout.n3", 250*ms1)
+	wantTimers(t, effs, TimerHeartbeat, 100*ms1, TimerCheck, 250*ms1)
 }

@@ -204,7 +204,9 @@ func TestRingSkipSuspected(t *testing.T) {
 	labStatus(t, h, "follower", 5, 1)
 
 	// The leader n5 falls silent: suspected, forgotten, and an election starts.
-	labSends(t, h.Fire(detector.TimerPeerTimeout(5)), []nodetest.Sent{labTo(3, labElection(2, 2))}, "ELECTION")
+	h.Advance(100 * time.Millisecond)
+	heard(h, 1, 3, 4)
+	labSends(t, h.Fire(detector.TimerCheck), []nodetest.Sent{labTo(3, labElection(2, 2))}, "ELECTION") // t=300ms
 	labStatus(t, h, "participant", node.None, 2)
 	if st := h.Status(); !slices.Equal(st.Suspects, []node.ID{5}) {
 		t.Fatalf("suspects %v, want [n5]", st.Suspects)
@@ -212,7 +214,9 @@ func TestRingSkipSuspected(t *testing.T) {
 
 	// n3, to which the ELECTION went, is suspected too: it may have crashed before
 	// passing it on, so the ELECTION goes again to the next unsuspected successor.
-	labSends(t, h.Fire(detector.TimerPeerTimeout(3)), []nodetest.Sent{labTo(4, labElection(2, 2))}, "ELECTION")
+	h.Advance(50 * time.Millisecond)
+	heard(h, 1, 4)
+	labSends(t, h.Fire(detector.TimerCheck), []nodetest.Sent{labTo(4, labElection(2, 2))}, "ELECTION") // t=400ms
 
 	// An ELECTION for a suspected candidate is dropped, unless the candidate sent
 	// it itself (then it is up).
@@ -235,8 +239,17 @@ func TestRingSkipSuspectedRestartsWhenTheCandidateIsSuspected(t *testing.T) {
 	h.Start()
 	// n1 passed n3's id on in epoch 1; n3 then falls silent.
 	labSends(t, h.Deliver(4, labElection(3, 1)), []nodetest.Sent{labTo(2, labElection(3, 1))}, "ELECTION")
-	labSends(t, h.Fire(detector.TimerPeerTimeout(3)), []nodetest.Sent{labTo(2, labElection(1, 2))}, "ELECTION")
+	h.Advance(100 * time.Millisecond)
+	heard(h, 2, 4)
+	labSends(t, h.Fire(detector.TimerCheck), []nodetest.Sent{labTo(2, labElection(1, 2))}, "ELECTION")
 	labCounter(t, h, "elections", 1)
+}
+
+// heard delivers a heartbeat from each of from.
+func heard(h *nodetest.Harness, from ...node.ID) {
+	for _, p := range from {
+		h.Deliver(p, node.Message{Type: detector.MsgHeartbeat, Stamp: 1})
+	}
 }
 
 func TestRingParams(t *testing.T) {

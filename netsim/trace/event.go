@@ -19,8 +19,11 @@ const (
 	Format = "clusterlab-trace"
 	// Version 2: alert-cleared events and bully's storm fix. Version 3: the header
 	// holds only the scenario (seed inside), the format and the program; the seed
-	// and Info beside it are gone, and an end record closes the file.
-	Version = 3
+	// and Info beside it are gone, and an end record closes the file. Version 4:
+	// heartbeat-dp watches every peer's deadline with one timer, "fd.check", instead
+	// of a timer "fd.timeout.nX" per peer: the same suspicions at the same times,
+	// other timer events.
+	Version = 4
 )
 
 // Event kinds.
