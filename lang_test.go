@@ -64,6 +64,21 @@ func TestLanguagesShareTraces(t *testing.T) {
 	if hp == nil || he == nil || hp[1] != he[1] {
 		t.Errorf("hashes: pt %v, en %v", hp, he)
 	}
+	// The command line's help follows --lang, or CLUSTERLAB_LANG without it.
+	for _, c := range []struct {
+		env  []string
+		args []string
+		want []string
+	}{
+		{nil, []string{"--lang", "pt", "--help"}, []string{"Uso: clusterlab", "Opções:", "Comandos:", "Roda um cenário sem painel"}},
+		{[]string{"CLUSTERLAB_LANG=pt"}, []string{"sim", "--help"}, []string{"Uso: clusterlab sim", "Grava a execução neste arquivo de trace", "Mostra a ajuda do contexto."}},
+		{[]string{"LANG=es_ES.UTF-8"}, []string{"export", "--help"}, []string{"Uso: clusterlab export", "Argumentos:", "Archivo de traza a exportar."}},
+		{[]string{"CLUSTERLAB_LANG=pt"}, []string{"--lang=en", "sim", "--help"}, []string{"Usage: clusterlab sim", "Flags:", "Record the run to this trace file"}},
+	} {
+		if out := run(c.env, c.args...); !containsAll(out, c.want) {
+			t.Errorf("clusterlab %s with %v: want %q in\n%s", strings.Join(c.args, " "), c.env, c.want, out)
+		}
+	}
 	// The Portuguese recording verifies in English and in Spanish.
 	for _, l := range []string{"en", "es"} {
 		run(nil, "--lang", l, "verify", pt)
@@ -89,4 +104,13 @@ func TestLanguagesShareTraces(t *testing.T) {
 	if sp, se := end(pt), end(en); sp != se || sp == "" {
 		t.Errorf("replay of the pt recording ends in\n%s\nof the en one in\n%s", sp, se)
 	}
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
 }

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/clusterlab/clusterlab/algos"
 	_ "github.com/clusterlab/clusterlab/algos/all"
 	"github.com/clusterlab/clusterlab/lang"
@@ -37,9 +35,9 @@ func (e *exitError) Error() string { return e.err.Error() }
 func badInput(err error) error { return &exitError{2, err} }
 
 type scenarioFlags struct {
-	Preset string  `help:"Embedded scenario to run (see 'clusterlab presets')." xor:"src"`
-	File   string  `help:"Scenario file (TOML) to run." type:"existingfile" xor:"src"`
-	Seed   *uint64 `help:"Override the scenario's seed."`
+	Preset string  `help:"${help_preset}" xor:"src"`
+	File   string  `help:"${help_file}" type:"existingfile" xor:"src"`
+	Seed   *uint64 `help:"${help_seed}"`
 }
 
 func (f scenarioFlags) source() session.Source {
@@ -48,7 +46,7 @@ func (f scenarioFlags) source() session.Source {
 
 // stormFlags bound the events a run may hold, for the commands that run a world.
 type stormFlags struct {
-	MaxPending int `name:"max-pending" help:"Stop the run with an event-storm error when more events than this are pending (messages in flight and timers; a run stopped at the default peaks near 0.5–0.8 GB)." default:"2000000"`
+	MaxPending int `name:"max-pending" help:"${help_maxpending}" default:"2000000"`
 }
 
 func (f stormFlags) apply(cfg *netsim.Config) error {
@@ -62,10 +60,10 @@ func (f stormFlags) apply(cfg *netsim.Config) error {
 type simCmd struct {
 	scenarioFlags
 	stormFlags
-	Until  time.Duration `help:"Run this long in virtual time (default: the scenario's until)."`
-	Record string        `help:"Record the run to this trace file (JSONL; compressed when it ends in .gz or .zst)." placeholder:"FILE"`
-	Force  bool          `help:"Overwrite the --record file if it exists."`
-	JSON   bool          `name:"json" help:"Print the summary as one JSON object."`
+	Until  time.Duration `help:"${help_sim_until}"`
+	Record string        `help:"${help_sim_record}" placeholder:"FILE"`
+	Force  bool          `help:"${help_force}"`
+	JSON   bool          `name:"json" help:"${help_sim_json}"`
 }
 
 func (c *simCmd) Run() error {
@@ -166,7 +164,7 @@ func isTerminal(f *os.File) bool {
 }
 
 type presetsCmd struct {
-	Notes bool `help:"List only the presets that reproduce a worked example or an argument of the course notes, with the section of the notes each one reproduces."`
+	Notes bool `help:"${help_presets_notes}"`
 }
 
 // Run lists the presets by chapter of the course: failure detectors, election,
@@ -231,10 +229,10 @@ const defaultPreset = "bully"
 type runCmd struct {
 	scenarioFlags
 	stormFlags
-	Record string   `help:"Record the session to this trace file (JSONL); R in the dashboard also records." placeholder:"FILE"`
-	Force  bool     `help:"Overwrite the --record file if it exists."`
-	Speed  *float64 `help:"Virtual seconds per wall second (0.01 to 1000; 0 is as fast as possible). Default 1, and 0.25 for mutual exclusion, where a critical section is then seen." placeholder:"X"`
-	Paused bool     `help:"Start paused."`
+	Record string   `help:"${help_run_record}" placeholder:"FILE"`
+	Force  bool     `help:"${help_force}"`
+	Speed  *float64 `help:"${help_run_speed}" placeholder:"X"`
+	Paused bool     `help:"${help_run_paused}"`
 }
 
 func (c *runCmd) Run() error {
@@ -290,8 +288,8 @@ func (c *runCmd) Run() error {
 }
 
 type replayCmd struct {
-	File  string  `arg:"" help:"Trace file to replay." type:"existingfile"`
-	Speed float64 `help:"Playback speed (virtual seconds per wall second)." default:"1"`
+	File  string  `arg:"" help:"${help_replay_file}" type:"existingfile"`
+	Speed float64 `help:"${help_replay_speed}" default:"1"`
 }
 
 func (c *replayCmd) Run() error {
@@ -307,8 +305,8 @@ func (c *replayCmd) Run() error {
 
 type verifyCmd struct {
 	stormFlags
-	File    string `arg:"" help:"Trace file to verify (.jsonl, or compressed .gz or .zst)." type:"existingfile"`
-	Partial bool   `help:"Accept a recording without its end record (a killed or cut one) when every event it has matches the re-run: a verified prefix."`
+	File    string `arg:"" help:"${help_verify_file}" type:"existingfile"`
+	Partial bool   `help:"${help_verify_partial}"`
 }
 
 func (c *verifyCmd) Run() error {
@@ -333,19 +331,19 @@ func (c *verifyCmd) Run() error {
 }
 
 type exportCmd struct {
-	File   string `arg:"" help:"Trace file to export." type:"existingfile"`
-	Format string `required:"" help:"md (a homework report), mermaid (a sequence diagram), shiviz (a ShiViz log), csv (a table of messages or events), cast (an asciicast of the dashboard) or perfetto (Chrome trace-event JSON for ui.perfetto.dev)." placeholder:"FORMAT"`
-	From   string `help:"Start of the window in virtual time, such as 2s." placeholder:"T"`
-	To     string `help:"End of the window in virtual time, such as 5s." placeholder:"T"`
-	Nodes  string `help:"Only these nodes' events and the messages among them, such as n1,n2 (not with cast)." placeholder:"n1,n2,…"`
-	Split  bool   `help:"mermaid: write a diagram too big for Mermaid as numbered parts OUT-1.mmd, OUT-2.mmd, … (needs -o); md: show the whole diagram as consecutive blocks."`
-	Table  string `help:"csv: messages (one row per message, the default) or events (one row per event)." placeholder:"TABLE"`
-	Output string `short:"o" help:"Write to this file instead of stdout; an existing file is never overwritten without --force." placeholder:"OUT"`
-	Force  bool   `help:"Overwrite the -o file if it exists."`
-	Size   string `help:"cast: the terminal size in cells." default:"120x36"`
-	FPS    int    `name:"fps" help:"cast: frames per second of virtual time." default:"10"`
-	Idle   string `help:"cast: the longest pause kept (0 keeps every pause)." default:"1s"`
-	View   string `help:"cast: what the dashboard shows in the nodes' place: nodes (the cards), topology (the nodes on a circle with messages in flight) or history (who led when)." default:"nodes" enum:"nodes,topology,history"`
+	File   string `arg:"" help:"${help_export_file}" type:"existingfile"`
+	Format string `required:"" help:"${help_export_format}" placeholder:"FORMAT"`
+	From   string `help:"${help_export_from}" placeholder:"T"`
+	To     string `help:"${help_export_to}" placeholder:"T"`
+	Nodes  string `help:"${help_export_nodes}" placeholder:"n1,n2,…"`
+	Split  bool   `help:"${help_export_split}"`
+	Table  string `help:"${help_export_table}" placeholder:"TABLE"`
+	Output string `short:"o" help:"${help_export_output}" placeholder:"OUT"`
+	Force  bool   `help:"${help_export_force}"`
+	Size   string `help:"${help_export_size}" default:"120x36"`
+	FPS    int    `name:"fps" help:"${help_export_fps}" default:"10"`
+	Idle   string `help:"${help_export_idle}" default:"1s"`
+	View   string `help:"${help_export_view}" default:"nodes" enum:"nodes,topology,history"`
 }
 
 func (c *exportCmd) Run() error {
@@ -437,24 +435,24 @@ func exportError(err error) error {
 }
 
 var cli struct {
-	Lang string `name:"lang" help:"Language of the summaries, lists and dashboard: pt, es or en (default: CLUSTERLAB_LANG, then LC_ALL/LANG, then en). Traces and exports are the same in every language." placeholder:"LANG"`
+	Lang string `name:"lang" help:"${help_lang}" placeholder:"LANG"`
 
-	Run     runCmd     `cmd:"" default:"withargs" help:"Open the dashboard on a live cluster (the default: the bully demo)."`
-	Replay  replayCmd  `cmd:"" help:"Open the dashboard on a recording, with no simulation running."`
-	Sim     simCmd     `cmd:"" help:"Run a scenario headless, as fast as possible, and print a summary."`
-	Presets presetsCmd `cmd:"" help:"List the embedded scenarios."`
-	Algos   algosCmd   `cmd:"" help:"List the algorithms and their parameters."`
-	Verify  verifyCmd  `cmd:"" help:"Re-run a recording from its header, seed and user actions, and check it event by event."`
-	Export  exportCmd  `cmd:"" help:"Export a recording: a Markdown report, a Mermaid diagram, a ShiViz log, CSV, an asciicast or a Perfetto trace."`
-	Sweep   sweepCmd   `cmd:"" help:"Run an experiment: a scenario over a grid of settings and seeds, with tables, plots and theory."`
-	Sweeps  sweepsCmd  `cmd:"" help:"List the embedded sweeps."`
-	Calc    calcCmd    `cmd:"" help:"Compute a textbook formula."`
+	Run     runCmd     `cmd:"" default:"withargs" help:"${help_cmd_run}"`
+	Replay  replayCmd  `cmd:"" help:"${help_cmd_replay}"`
+	Sim     simCmd     `cmd:"" help:"${help_cmd_sim}"`
+	Presets presetsCmd `cmd:"" help:"${help_cmd_presets}"`
+	Algos   algosCmd   `cmd:"" help:"${help_cmd_algos}"`
+	Verify  verifyCmd  `cmd:"" help:"${help_cmd_verify}"`
+	Export  exportCmd  `cmd:"" help:"${help_cmd_export}"`
+	Sweep   sweepCmd   `cmd:"" help:"${help_cmd_sweep}"`
+	Sweeps  sweepsCmd  `cmd:"" help:"${help_cmd_sweeps}"`
+	Calc    calcCmd    `cmd:"" help:"${help_cmd_calc}"`
 }
 
 func main() {
-	parser, err := kong.New(&cli, kong.Name("clusterlab"),
-		kong.Description("A terminal lab for distributed algorithms: failure detectors, leader election and mutual exclusion on a simulated network."),
-		kong.UsageOnError())
+	// The help speaks the language asked for; a bad --lang is reported below.
+	helpLang, _ := lang.Select(argLang(os.Args[1:]), os.Getenv)
+	parser, err := newParser(&cli, helpLang)
 	if err != nil {
 		panic(err)
 	}

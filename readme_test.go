@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/clusterlab/clusterlab/lang"
 )
 
 // The README is part of the product: every scenario, sweep file and command it shows
@@ -310,7 +312,7 @@ func openDashboard(t *testing.T, dir, bin string, args []string) {
 // cliParser is the command line's parser, built anew for each check; it never exits
 // the test.
 func cliParser() *kong.Kong {
-	p, err := kong.New(&cli, kong.Name("clusterlab"), kong.Exit(func(int) {}))
+	p, err := newParser(&cli, lang.En, kong.Exit(func(int) {}))
 	if err != nil {
 		panic(err)
 	}

@@ -16,13 +16,13 @@ import (
 // The experiment commands: sweep (and sweep merge), sweeps, calc.
 
 type sweepRunCmd struct {
-	File   string `arg:"" optional:"" help:"Sweep file (TOML)." type:"existingfile"`
-	Preset string `help:"Embedded sweep to run (see 'clusterlab sweeps')."`
-	Out    string `help:"Output folder (default: sweep-NAME)." placeholder:"DIR"`
-	Jobs   int    `help:"Runs at once (default: every core)."`
-	Shard  string `help:"Run only slice i of k of the runs (for batch systems); join the slices with 'sweep merge'." placeholder:"i/k"`
-	Seeds  int    `help:"Run seeds 1..K instead of the file's seeds." placeholder:"K"`
-	Force  bool   `help:"Overwrite the results of an earlier sweep in --out."`
+	File   string `arg:"" optional:"" help:"${help_sweep_file}" type:"existingfile"`
+	Preset string `help:"${help_sweep_preset}"`
+	Out    string `help:"${help_sweep_out}" placeholder:"DIR"`
+	Jobs   int    `help:"${help_sweep_jobs}"`
+	Shard  string `help:"${help_sweep_shard}" placeholder:"i/k"`
+	Seeds  int    `help:"${help_sweep_seeds}" placeholder:"K"`
+	Force  bool   `help:"${help_sweep_force}"`
 }
 
 func (c *sweepRunCmd) Run() error {
@@ -35,9 +35,9 @@ func (c *sweepRunCmd) Run() error {
 }
 
 type sweepMergeCmd struct {
-	Dirs  []string `arg:"" help:"Output folders of the shards." type:"existingdir"`
-	Out   string   `required:"" help:"Folder for the joined outputs." placeholder:"DIR"`
-	Force bool     `help:"Overwrite the results of an earlier sweep in --out."`
+	Dirs  []string `arg:"" help:"${help_sweep_dirs}" type:"existingdir"`
+	Out   string   `required:"" help:"${help_sweep_mergeout}" placeholder:"DIR"`
+	Force bool     `help:"${help_sweep_force}"`
 }
 
 func (c *sweepMergeCmd) Run() error {
@@ -69,8 +69,8 @@ func sweepOutcome(out *sweep.Outcome, err error) error {
 }
 
 type sweepCmd struct {
-	Run   sweepRunCmd   `cmd:"" default:"withargs" help:"Run a sweep: every cell of the grid with every seed, in parallel."`
-	Merge sweepMergeCmd `cmd:"" help:"Join the outputs of the shards of one sweep."`
+	Run   sweepRunCmd   `cmd:"" default:"withargs" help:"${help_cmd_sweep_run}"`
+	Merge sweepMergeCmd `cmd:"" help:"${help_cmd_sweep_merge}"`
 }
 
 type sweepsCmd struct{}
@@ -91,9 +91,9 @@ func (sweepsCmd) Run() error {
 }
 
 type calcPvCmd struct {
-	N int     `required:"" help:"Coordinators."`
-	M int     `required:"" help:"Grants a quorum needs (a majority: n/2 < m <= n)."`
-	P float64 `required:"" help:"Probability that one coordinator crashes and forgets while a grant is held."`
+	N int     `required:"" help:"${help_calc_n}"`
+	M int     `required:"" help:"${help_calc_m}"`
+	P float64 `required:"" help:"${help_calc_p}"`
 }
 
 func (c *calcPvCmd) Run() error {
@@ -118,5 +118,5 @@ func (c *calcPvCmd) Run() error {
 }
 
 type calcCmd struct {
-	Pv calcPvCmd `cmd:"" name:"pv" help:"The quorum notes' probability of losing mutual exclusion to amnesia."`
+	Pv calcPvCmd `cmd:"" name:"pv" help:"${help_cmd_calc_pv}"`
 }

@@ -40,6 +40,11 @@ func TestDescriptions(t *testing.T) {
 			if rest, ok := strings.CutPrefix(st.Do, "marker "); ok {
 				if text, err := strconv.Unquote(strings.TrimSpace(rest)); err == nil {
 					known["marker:"+text] = true
+					for _, l := range lang.All[1:] {
+						if l.Marker(text) == text {
+							t.Errorf("%s: preset %s's story line %q has no translation: add \"marker:%s\" to lang/desc.go", l, name, text, text)
+						}
+					}
 				}
 			}
 		}

@@ -199,3 +199,15 @@ func DescriptionKeys(l Lang) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Keys lists the English catalog's keys that begin with prefix, sorted.
+func Keys(prefix string) []string {
+	var keys []string
+	for k := range en {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
