@@ -91,6 +91,7 @@ type World struct {
 	here   []*proc      // those whose batches the world runs itself, likewise
 	wg     sync.WaitGroup
 	closed bool
+	halted atomic.Bool // see Halt
 }
 
 type scheduled struct {
@@ -453,7 +454,7 @@ func (w *World) nextTime() (time.Duration, bool) {
 // every event before t, then sets the clock to t.
 func (w *World) RunUntil(t time.Duration) {
 	t = t.Truncate(time.Microsecond)
-	for !w.closed && w.err == nil {
+	for !w.closed && w.err == nil && !w.halted.Load() {
 		te, hasEv := w.nextTime()
 		if w.next < len(w.sched) && w.sched[w.next].at <= t && (!hasEv || w.sched[w.next].at <= te) {
 			w.runScheduled()
@@ -474,10 +475,15 @@ func (w *World) RunUntil(t time.Duration) {
 		}
 		w.window(te, end, w.cfg.Sequential)
 	}
-	if t > w.now && w.err == nil {
+	if t > w.now && w.err == nil && !w.halted.Load() {
 		w.now = t
 	}
 }
+
+// Halt stops the run at the end of the window under way: RunUntil and Step do
+// nothing more. A sink may call it, from any goroutine, once it has seen what it
+// needs (verify's comparer at a difference).
+func (w *World) Halt() { w.halted.Store(true) }
 
 // NextTime is when the next event, scheduled action or check is due.
 func (w *World) NextTime() (time.Duration, bool) {
@@ -491,7 +497,7 @@ func (w *World) NextTime() (time.Duration, bool) {
 // Step handles the next scheduled action or the next event, whichever comes first,
 // and reports whether there was one.
 func (w *World) Step() bool {
-	if w.err != nil {
+	if w.err != nil || w.halted.Load() {
 		return false
 	}
 	te, hasEv := w.nextTime()

@@ -157,12 +157,13 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	rf.SkipHash() // checked by the first reading; this one compares lines only
 	cmp := &comparer{rd: rf, want: n}
 	p := newPipe(cmp)
-	defer p.close()
 	w, err := netsim.New(cfg, p)
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
+	p.start(w.Halt)
+	defer p.close()
 	runTo := time.Duration(lastT) * time.Microsecond
 	if end != nil {
 		runTo = time.Duration(end.T) * time.Microsecond
@@ -338,7 +339,8 @@ func fmtUS(us int64) string { return (time.Duration(us) * time.Microsecond).Stri
 // them to the comparer in a goroutine of its own, so that encoding the events and
 // reading the file run beside the world, on another core when there is one. Between
 // syncs the comparer belongs to that goroutine; sync waits until it has caught up,
-// and then the caller may look at it.
+// and then the caller may look at it. Once the comparison is decided the world is
+// halted: the re-run does not go on past the difference.
 type pipe struct {
 	cmp     *comparer
 	cur     *trace.Batch
@@ -350,11 +352,13 @@ type pipe struct {
 }
 
 func newPipe(cmp *comparer) *pipe {
-	p := &pipe{cmp: cmp, cur: trace.NewBatch(), work: make(chan *trace.Batch, 4), free: make(chan *trace.Batch, 4),
+	return &pipe{cmp: cmp, cur: trace.NewBatch(), work: make(chan *trace.Batch, 4), free: make(chan *trace.Batch, 4),
 		synced: make(chan struct{}), exited: make(chan struct{})}
-	go p.run()
-	return p
 }
+
+// start starts the comparer's goroutine, which calls halt once the comparison is
+// decided, so that the world stops at the end of its window.
+func (p *pipe) start(halt func()) { go p.run(halt) }
 
 func (p *pipe) Record(e *trace.Event) {
 	if p.decided.Load() {
@@ -385,7 +389,7 @@ func (p *pipe) sync() bool {
 	return true
 }
 
-func (p *pipe) run() {
+func (p *pipe) run(halt func()) {
 	defer close(p.exited)
 	for b := range p.work {
 		if b == nil {
@@ -396,8 +400,9 @@ func (p *pipe) run() {
 		for i := range evs {
 			p.cmp.Record(&evs[i])
 		}
-		if p.cmp.decided() {
+		if p.cmp.decided() && !p.decided.Load() {
 			p.decided.Store(true)
+			halt()
 		}
 		b.Reset()
 		select {

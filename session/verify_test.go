@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/presets"
@@ -235,6 +236,38 @@ func TestVerifyEditedNodeCount(t *testing.T) {
 		if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 256 {
 			t.Errorf("%d nodes: verify allocated %d MB, expected at most 256", tc.nodes, mb)
 		}
+	}
+}
+
+// haltAfter is a sink that halts its world after n events.
+type haltAfter struct {
+	w       *netsim.World
+	n, seen int
+}
+
+func (h *haltAfter) Record(*trace.Event) {
+	if h.seen++; h.seen == h.n {
+		h.w.Halt()
+	}
+}
+
+// TestHaltStopsTheRun: a sink that halts the world (verify's comparer at a
+// difference) stops the run at the end of the window under way, long before its end.
+func TestHaltStopsTheRun(t *testing.T) {
+	_, cfg, err := Open(Source{Preset: "omega-crash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &haltAfter{n: 100}
+	w, err := netsim.New(cfg, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	h.w = w
+	w.RunUntil(cfg.Until)
+	if w.Now() >= cfg.Until || h.seen > 1000 || w.Step() {
+		t.Errorf("halted after %d events, the world went on to t=%v and %d events", h.n, w.Now(), h.seen)
 	}
 }
 
