@@ -23,6 +23,8 @@ var en = map[string]string{
 	"word.topology":    "topology",
 	"word.partition":   "partition",
 	"word.held":        "held",
+	"word.election":    "election",
+	"word.suspicion":   "suspicion",
 
 	// clusterlab algos and presets.
 	"algos.source": "source: %s; messages: %s",
@@ -133,6 +135,7 @@ var en = map[string]string{
 	"tui.node.inc":            "inc",
 	"tui.node.suspects":       "suspects",
 	"tui.node.cs":             "cs",
+	"tui.node.timer":          "%s timer %s left",
 	"tui.node.down":           "down",
 	"tui.node.isolated":       "isolated",
 	"tui.node.slow":           "slow",

@@ -22,6 +22,8 @@ var es = map[string]string{
 	"word.topology":    "topología",
 	"word.partition":   "partición",
 	"word.held":        "dentro",
+	"word.election":    "elección",
+	"word.suspicion":   "sospecha",
 
 	"algos.source": "fuente: %s; mensajes: %s",
 
@@ -130,6 +132,7 @@ var es = map[string]string{
 	"tui.node.inc":            "enc",
 	"tui.node.suspects":       "sospechosos",
 	"tui.node.cs":             "sc",
+	"tui.node.timer":          "temporizador de %s: quedan %s",
 	"tui.node.down":           "caído",
 	"tui.node.isolated":       "aislado",
 	"tui.node.slow":           "lento",

@@ -22,6 +22,8 @@ var pt = map[string]string{
 	"word.topology":    "topologia",
 	"word.partition":   "partição",
 	"word.held":        "dentro",
+	"word.election":    "eleição",
+	"word.suspicion":   "suspeita",
 
 	"algos.source": "fonte: %s; mensagens: %s",
 
@@ -130,6 +132,7 @@ var pt = map[string]string{
 	"tui.node.inc":            "inc",
 	"tui.node.suspects":       "suspeitos",
 	"tui.node.cs":             "rc",
+	"tui.node.timer":          "temporizador de %s: faltam %s",
 	"tui.node.down":           "caído",
 	"tui.node.isolated":       "isolado",
 	"tui.node.slow":           "lento",

@@ -547,6 +547,11 @@ func (q *timerQueue) pop() (time.Duration, uint64, tev, int32) {
 	return k.at, k.seq, t, k.slot
 }
 
+// due is when the firing in slot s is due, and its generation.
+func (q *timerQueue) due(s int32) (time.Duration, uint32) {
+	return q.h.keys[q.h.pos[s]].at, q.slab[s].gen
+}
+
 // move gives the firing in slot s a new time, sequence number and generation.
 func (q *timerQueue) move(s int32, at time.Duration, seq uint64, gen uint32) {
 	q.slab[s].gen = gen

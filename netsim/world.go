@@ -1145,6 +1145,25 @@ func (w *World) leaders() []node.ID {
 	return out
 }
 
+// Deadline is process id's main timer (node.Deadliner) for a live dashboard's
+// timeout bar, read from the timer queue; zero when the process is down or its
+// algorithm has none. Call it between runs, as every other accessor.
+func (w *World) Deadline(id node.ID) node.Deadline {
+	i, ok := w.indexOf(id)
+	if !ok || !w.procs[i].up || w.procs[i].runner == nil {
+		return node.Deadline{}
+	}
+	p := w.procs[i]
+	return p.runner.Deadline(func(name string) (time.Duration, bool) {
+		tid, ok := p.env.LookupTimer(name)
+		if !ok || int(tid) >= len(p.timers) || p.timers[tid] == 0 {
+			return 0, false
+		}
+		at, gen := w.tq.due(p.timers[tid] - 1)
+		return at, p.env.Armed(name, gen) // a cancelled timer leaves a stale firing
+	})
+}
+
 // Status is a process's last reported status and whether it is up.
 func (w *World) Status(id node.ID) (node.Status, bool) {
 	p := w.proc(id)

@@ -183,6 +183,12 @@ func (e *Env) TimerID(name string) int32 {
 	return id
 }
 
+// LookupTimer is the id of the timer called name, if it was ever armed.
+func (e *Env) LookupTimer(name string) (int32, bool) {
+	id, ok := e.timerIDs[name]
+	return id, ok
+}
+
 // TimerName is the name of the timer with the given id.
 func (e *Env) TimerName(id int32) string { return e.timerNames[id] }
 

@@ -131,6 +131,33 @@ type Status struct {
 	Inc      int64     `json:"inc,omitempty"` // the algorithm's own incarnation number, if it keeps one
 	CS       CSState   `json:"cs,omitempty"`
 	Counters []Counter `json:"counters,omitempty"`
+	// Deadline is the process's main timer (see Deadliner), filled in by a live
+	// session for the dashboard's timeout bar. It is not recorded (a trace stays
+	// the same bytes) and Equal ignores it: a timer re-armed by every heartbeat
+	// would otherwise make a status event of every heartbeat. A recording
+	// replayed has none.
+	Deadline Deadline `json:"-"`
+}
+
+// Deadline is a process's main timer as the dashboard draws it, a bar running
+// down: what runs out when it fires (For: "leader" for a leader's silence,
+// "election", "suspicion"), when it fires (At, virtual time) and its full length
+// (Len). The zero Deadline means no such timer is running.
+type Deadline struct {
+	For     string
+	At, Len time.Duration
+}
+
+// Running reports whether a timer is running.
+func (d Deadline) Running() bool { return d.At > 0 }
+
+// Deadliner is implemented by algorithms with a main timer: the election timeout
+// of bully or raft, a failure detector's next suspicion. due reports when one of
+// the process's timers fires, if it is armed; the world answers from its timer
+// queue, so an algorithm keeps no copy of its deadlines and pays nothing per
+// event. It is asked only when a live dashboard draws, between steps.
+type Deadliner interface {
+	Deadline(due func(timer string) (time.Duration, bool)) Deadline
 }
 
 // Equal reports whether two statuses show the same thing.

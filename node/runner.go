@@ -169,6 +169,15 @@ func (r *Runner) Stop() {
 // Status is the last status the incarnation reported. Call it only between batches.
 func (r *Runner) Status() Status { return r.last }
 
+// Deadline is the incarnation's main timer if its algorithm is a Deadliner, with
+// due answering when a timer fires. Call it only between batches.
+func (r *Runner) Deadline(due func(timer string) (time.Duration, bool)) Deadline {
+	if d, ok := r.alg.(Deadliner); ok {
+		return d.Deadline(due)
+	}
+	return Deadline{}
+}
+
 func (r *Runner) loop() {
 	defer close(r.exited)
 	for j := range r.in {

@@ -174,6 +174,11 @@ func (l *Live) advance(el time.Duration, speed float64) {
 	l.lag = target - l.w.Now()
 }
 
+// deadlineNodes is the largest cluster whose timers a snapshot carries for the
+// timeout bars: a detector's next suspicion is found among all its peers, and no
+// screen shows the bars of more nodes.
+const deadlineNodes = 256
+
 // publish stores the picture of now. Its time is the world's clock, not the last
 // event's, and it says when nothing is pending.
 func (l *Live) publish() {
@@ -182,6 +187,11 @@ func (l *Live) publish() {
 	s.T = max(s.T, now.Microseconds())
 	_, pending := l.w.NextTime()
 	s.Idle = !pending
+	if len(s.Nodes) <= deadlineNodes {
+		for i := range s.Nodes {
+			s.Nodes[i].Status.Deadline = l.w.Deadline(s.Nodes[i].ID)
+		}
+	}
 	l.snap.Store(s)
 	l.mu.Lock()
 	l.now = now

@@ -16,6 +16,7 @@ type cardFacts struct {
 	now    int64
 	ldr    bool     // a row for the leader a node follows
 	sus    bool     // a row for its suspects
+	timer  bool     // a row for its main timer running down
 	counts []string // counters with a row of their own, in order of first report
 }
 
@@ -34,6 +35,9 @@ func newCardFacts(s *trace.Snapshot) cardFacts {
 		}
 		if len(n.Status.Suspects) > 0 {
 			f.sus = true
+		}
+		if n.Status.Deadline.Running() {
+			f.timer = true
 		}
 		if f.family == "mutex" {
 			continue // its counters are read by name (queueText)
@@ -86,6 +90,10 @@ func (p *nodesPane) rows(n trace.NodeView, f *cardFacts) [3]string {
 		rows = append(rows, l)
 		p.used |= lgSus
 	}
+	// a detector's timer shares the row of its timeout (timeout_ms)
+	if f.timer && !slices.Contains(f.counts, "timeout_ms") {
+		rows = append(rows, p.timerText(n, f.now, 5))
+	}
 	for _, name := range f.counts {
 		if len(rows) >= 3 {
 			break
@@ -95,7 +103,12 @@ func (p *nodesPane) rows(n trace.NodeView, f *cardFacts) [3]string {
 		case !ok:
 			rows = append(rows, "")
 		case name == "timeout_ms":
-			rows = append(rows, "to "+strconv.FormatInt(v, 10)+"ms")
+			l := "to " + strconv.FormatInt(v, 10) + "ms"
+			if bar, _, ok := timerBar(st, n, f.now, 4); ok {
+				l += " " + bar
+				p.used |= lgTimer
+			}
+			rows = append(rows, l)
 			p.used |= lgTimeout
 		default:
 			rows = append(rows, name+" "+strconv.FormatInt(v, 10))
@@ -174,4 +187,37 @@ func (p *nodesPane) queueText(n trace.NodeView) string {
 		p.used |= lgStamp
 	}
 	return strings.Join(parts, " ")
+}
+
+// timerText is a node's main timer as a bar of k cells running down, and the time
+// left: "▰▰▰▱▱ 120ms"; "" when none runs.
+func (p *nodesPane) timerText(n trace.NodeView, now int64, k int) string {
+	bar, left, ok := timerBar(p.st, n, now, k)
+	if !ok {
+		return ""
+	}
+	p.used |= lgTimer
+	if left == 0 {
+		return bar + " 0s"
+	}
+	return bar + " " + fmtDur(left)
+}
+
+// timerBar is the bar of k cells of a node's main timer at virtual time now (µs),
+// the time left (µs), and whether a timer runs. The bar is warm when under a
+// quarter is left.
+func timerBar(st *Styles, n trace.NodeView, now int64, k int) (string, int64, bool) {
+	d := n.Status.Deadline
+	if !n.Up || !d.Running() || k <= 0 {
+		return "", 0, false
+	}
+	left := max(d.At.Microseconds()-now, 0)
+	full := max(d.Len.Microseconds(), 1)
+	frac := min(float64(left)/float64(full), 1)
+	on := int(frac*float64(k) + 0.999)
+	bar := strings.Repeat("▰", on) + strings.Repeat("▱", k-on)
+	if frac < 0.25 {
+		return st.Warn.Render(bar), left, true
+	}
+	return st.Up.Render(bar), left, true
 }

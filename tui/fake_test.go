@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
@@ -110,6 +111,10 @@ func (f *fake) elect() {
 		st := node.Status{Role: "follower", Leader: f.leader[id], Term: f.term}
 		if f.leader[id] == id {
 			st.Role = "leader"
+		} else {
+			// a follower's timer on its leader, as bully reports it, 2s long
+			now := time.Duration(f.t) * time.Microsecond
+			st.Deadline = node.Deadline{For: "leader", At: now + 2*time.Second, Len: 2 * time.Second}
 		}
 		switch f.family {
 		case "detector":
@@ -119,8 +124,10 @@ func (f *fake) elect() {
 				}
 			}
 			st.Counters = []node.Counter{{Name: "timeout_ms", Value: 100 + int64(id)*10}, {Name: "mistakes", Value: int64(id % 2)}}
+			now := time.Duration(f.t) * time.Microsecond
+			st.Deadline = node.Deadline{For: "suspicion", At: now + time.Duration(1000+200*int(id))*time.Millisecond, Len: 2 * time.Second}
 		case "mutex":
-			st.Role, st.Leader, st.Term = "", node.None, 0
+			st.Role, st.Leader, st.Term, st.Deadline = "", node.None, 0, node.Deadline{}
 			st.CS = node.CSReleased
 			if id == 2 {
 				st.CS = node.CSHeld

@@ -86,7 +86,7 @@ func legendLine(st *Styles, set legendItem, w int) string {
 func glyphHelp(st *Styles, w int) []string {
 	var lines []string
 	line := st.T("tui.legend.title")
-	for _, t := range legendTexts(st, lgEnd-1&^lgTimer) {
+	for _, t := range legendTexts(st, lgEnd-1) {
 		if ansi.StringWidth(line)+2+ansi.StringWidth(t) > w {
 			lines = append(lines, line)
 			line = " "

@@ -159,7 +159,7 @@ type nodeMarks struct {
 func (p *nodesPane) View(s *trace.Snapshot, m nodeMarks) string {
 	title := p.st.T("tui.title.nodes") + " (" + strconv.Itoa(len(s.Nodes)) + ")"
 	if m.sel < len(s.Nodes) {
-		title += " · " + nodeSummary(p.st.Lang, s.Nodes[m.sel], s.Info.Family)
+		title += " · " + nodeSummary(p.st.Lang, s.Nodes[m.sel], s.Info.Family, s.T)
 	}
 	p.used = 0
 	f := newCardFacts(s)
@@ -262,7 +262,7 @@ func (p *nodesPane) cardAt(x, y int) (int, bool) {
 }
 
 // nodeSummary is the one-line description of a node for the pane title.
-func nodeSummary(l lang.Lang, n trace.NodeView, family string) string {
+func nodeSummary(l lang.Lang, n trace.NodeView, family string, now int64) string {
 	var b strings.Builder
 	b.WriteString(n.ID.String())
 	b.WriteString(": ")
@@ -282,6 +282,9 @@ func nodeSummary(l lang.Lang, n trace.NodeView, family string) string {
 	}
 	if n.Status.CS != node.CSNone {
 		b.WriteString(", " + l.T("tui.node.cs") + " " + l.Word(n.Status.CS.String()))
+	}
+	if d := n.Status.Deadline; n.Up && d.Running() {
+		b.WriteString(", " + l.F("tui.node.timer", l.Word(d.For), fmtDur(max(d.At.Microseconds()-now, 0))))
 	}
 	return b.String()
 }

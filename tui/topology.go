@@ -503,8 +503,8 @@ func topologyName(t string) string {
 	return t
 }
 
-// table is one line per node beside the circle: its glyph, role, term and leader
-// (or its critical section state), keeping the selected node in view.
+// table is one line per node beside the circle: its glyph, role, main timer, term
+// and leader (or its critical section state), keeping the selected node in view.
 func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
 	st := p.st
 	n := len(s.Nodes)
@@ -515,6 +515,12 @@ func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
 	idW := 0
 	for _, nv := range s.Nodes {
 		idW = max(idW, len(nv.ID.String()))
+	}
+	timers := false
+	for i := first; i < n && i < first+h; i++ {
+		if s.Nodes[i].Up && s.Nodes[i].Status.Deadline.Running() {
+			timers = true
+		}
 	}
 	out := make([]string, 0, min(n, h))
 	for i := first; i < n && len(out) < h; i++ {
@@ -544,6 +550,13 @@ func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
 			rs = st.Lead
 		}
 		b.WriteString(rs.Render(fit(role, 9)))
+		// the main timer running down: RaftScope's timeout ring, as a bar (a
+		// column of its own, blank for a node with none)
+		if bar, _, ok := timerBar(st, nv, s.T, 4); ok {
+			b.WriteString(" " + bar)
+		} else if timers {
+			b.WriteString("     ")
+		}
 		if nv.Status.Term > 0 {
 			b.WriteString(" t" + strconv.FormatInt(nv.Status.Term, 10))
 		}

@@ -137,6 +137,19 @@ func (d *Heartbeat) Handle(env *node.Env, ev node.Event) bool {
 	return false
 }
 
+// Deadline is the next suspicion: the earliest deadline of a process not yet
+// suspected, drawn over that process's current timeout. (TimerCheck may be armed
+// earlier, at a deadline a heartbeat has since pushed back.)
+func (d *Heartbeat) Deadline(func(string) (time.Duration, bool)) node.Deadline {
+	var next node.Deadline
+	for i, dl := range d.deadline {
+		if dl != unwatched && (!next.Running() || dl < next.At) {
+			next = node.Deadline{For: "suspicion", At: dl, Len: d.timeoutOf(i)}
+		}
+	}
+	return next
+}
+
 // heard handles a heartbeat from p.
 func (d *Heartbeat) heard(env *node.Env, p node.ID) {
 	i, ok := env.PeerIndex(p)

@@ -1,6 +1,10 @@
 package detector
 
-import "github.com/clusterlab/clusterlab/node"
+import (
+	"time"
+
+	"github.com/clusterlab/clusterlab/node"
+)
 
 // AdaptiveFD is a ◊P detector whose timeouts can be shown: both of this package.
 type AdaptiveFD interface {
@@ -36,4 +40,18 @@ func (m *Monitor) Status() node.Status {
 		st.Counters = m.counters[:]
 	}
 	return st
+}
+
+// Deadline is the detector's next suspicion, if it tells.
+func (m *Monitor) Deadline(due func(string) (time.Duration, bool)) node.Deadline {
+	return fdDeadline(m.FD, due)
+}
+
+// fdDeadline is fd's next suspicion if fd is a node.Deadliner (both ◊P detectors
+// of this package are).
+func fdDeadline(fd FD, due func(string) (time.Duration, bool)) node.Deadline {
+	if d, ok := fd.(node.Deadliner); ok {
+		return d.Deadline(due)
+	}
+	return node.Deadline{}
 }

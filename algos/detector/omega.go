@@ -1,6 +1,8 @@
 package detector
 
 import (
+	"time"
+
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -80,6 +82,11 @@ func (o *Omega) Leader() node.ID { return o.leader }
 
 // Detector is the composed ◊P detector.
 func (o *Omega) Detector() FD { return o.fd }
+
+// Deadline is the detector's next suspicion.
+func (o *Omega) Deadline(due func(string) (time.Duration, bool)) node.Deadline {
+	return fdDeadline(o.fd, due)
+}
 
 // Status reports the leader, role "leader" or "follower", the detector's suspects
 // and the counters timeout_ms and mistakes (from the detector) and leader_changes.

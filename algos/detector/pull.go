@@ -128,6 +128,15 @@ func (d *Pull) monitor(env *node.Env) {
 // Suspects lists the suspected processes in id order.
 func (d *Pull) Suspects() []node.ID { return d.suspects }
 
+// Deadline is the end of the monitoring interval, when every peer that has not
+// replied is suspected.
+func (d *Pull) Deadline(due func(string) (time.Duration, bool)) node.Deadline {
+	if at, ok := due(TimerTest); ok {
+		return node.Deadline{For: "suspicion", At: at, Len: d.interval}
+	}
+	return node.Deadline{}
+}
+
 // Suspected reports whether p is suspected.
 func (d *Pull) Suspected(p node.ID) bool { return d.suspects.has(p) }
 

@@ -279,6 +279,21 @@ func (b *Bully) Status() node.Status {
 	return node.Status{Role: roleFor(b.self, b.leader, role), Leader: b.leader, Counters: b.counters[:]}
 }
 
+// Deadline is the timer running: the coordinator's silence that means it failed
+// (a follower's), or during an election the wait for an ANSWER, then for the
+// COORDINATOR. A coordinator has none.
+func (b *Bully) Deadline(due func(string) (time.Duration, bool)) node.Deadline {
+	for _, t := range [...]struct {
+		name, what string
+		len        time.Duration
+	}{{timerWatch, "leader", b.cfg.timeout}, {timerAnswer, "election", b.cfg.t}, {timerCoord, "election", 2 * b.cfg.t}} {
+		if at, ok := due(t.name); ok {
+			return node.Deadline{For: t.what, At: at, Len: t.len}
+		}
+	}
+	return node.Deadline{}
+}
+
 func init() {
 	algos.Register(algos.Spec{
 		Name:        "bully",

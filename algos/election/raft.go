@@ -79,6 +79,7 @@ type Raft struct {
 	votes    []node.ID // who granted this candidacy its vote (itself included)
 	elects   int64
 	counters [1]node.Counter
+	timeout  time.Duration // the election timeout last drawn, for Deadline
 }
 
 type raftConfig struct {
@@ -199,7 +200,17 @@ func (r *Raft) resetTimeout(env *node.Env) {
 	if span := r.cfg.max - r.cfg.min; span > 0 {
 		d += time.Duration(env.Rand().Int64N(int64(span)))
 	}
+	r.timeout = d
 	env.After(d, timerElection)
+}
+
+// Deadline is the election timeout of a follower or a candidate, drawn over the
+// randomized length it was last given; a leader has none.
+func (r *Raft) Deadline(due func(string) (time.Duration, bool)) node.Deadline {
+	if at, ok := due(timerElection); ok {
+		return node.Deadline{For: "election", At: at, Len: r.timeout}
+	}
+	return node.Deadline{}
 }
 
 // autoElectionMax is election_max's default for n processes: a spread of 150ms per
