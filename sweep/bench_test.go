@@ -50,16 +50,18 @@ func BenchmarkRingComplexityJobs(b *testing.B) {
 //	ceiling       the same ratio for a loop that only computes, timed in the same
 //	              iterations: what the machine gave two threads meanwhile (2 on
 //	              two idle cores, less when other work holds a core)
+//	cpu-cost      CPU time with --jobs 2 over CPU time with --jobs 1: what running
+//	              in parallel costs in work (1 if nothing), whatever the load
 //
 //	go test ./sweep -run '^$' -bench RingComplexitySpeedup -benchtime 3x -count 5
 func BenchmarkRingComplexitySpeedup(b *testing.B) {
 	dir := b.TempDir()
-	var whole, runs, spin [3]time.Duration
+	var whole, runs, spin, cpu [3]time.Duration
 	for b.Loop() {
 		for _, jobs := range []int{1, 2} {
 			out := filepath.Join(dir, fmt.Sprint(jobs))
 			os.RemoveAll(out)
-			t := time.Now()
+			t, c := time.Now(), processCPU()
 			p := ringComplexity(b)
 			r := time.Now()
 			results := p.Execute(jobs, nil)
@@ -68,6 +70,7 @@ func BenchmarkRingComplexitySpeedup(b *testing.B) {
 				b.Fatal(err)
 			}
 			whole[jobs] += time.Since(t)
+			cpu[jobs] += processCPU() - c
 			t = time.Now()
 			each(jobs, 72, func(int) { spinSink.Add(spinLoop(1 << 19)) })
 			spin[jobs] += time.Since(t)
@@ -76,6 +79,9 @@ func BenchmarkRingComplexitySpeedup(b *testing.B) {
 	b.ReportMetric(whole[1].Seconds()/whole[2].Seconds(), "speedup")
 	b.ReportMetric(runs[1].Seconds()/runs[2].Seconds(), "runs-speedup")
 	b.ReportMetric(spin[1].Seconds()/spin[2].Seconds(), "ceiling")
+	if cpu[1] > 0 {
+		b.ReportMetric(cpu[2].Seconds()/cpu[1].Seconds(), "cpu-cost")
+	}
 }
 
 var spinSink atomic.Uint64

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -138,26 +139,21 @@ func (p *Plan) Execute(jobs int, done func(finished int, r Result)) []Result {
 }
 
 // each calls f(0), f(1), …, f(n−1), in that order, from jobs goroutines (every
-// core for jobs < 1), and returns when every call has.
+// core for jobs < 1), and returns when every call has. A worker takes the next
+// index itself, so that no call waits for a goroutine to be woken to hand it over.
 func each(jobs, n int, f func(int)) {
 	if jobs < 1 {
 		jobs = runtime.NumCPU()
 	}
-	next := make(chan int)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(jobs, max(n, 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
+	for range min(jobs, n) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
 				f(i)
 			}
-		}()
+		})
 	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 }
 
