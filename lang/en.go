@@ -423,4 +423,5 @@ var en = map[string]string{
 	"help.calc.m":          "Grants a quorum needs (a majority: n/2 < m <= n).",
 	"help.calc.p":          "Probability that one coordinator crashes and forgets while a grant is held.",
 	"help.cmd.calc.pv":     "The quorum notes' probability of losing mutual exclusion to amnesia.",
+	"md.marker":            "marker",
 }

@@ -416,4 +416,5 @@ var es = map[string]string{
 	"help.calc.m":          "Concesiones que necesita un quórum (una mayoría: n/2 < m <= n).",
 	"help.calc.p":          "Probabilidad de que un coordinador caiga y olvide mientras una concesión está en uso.",
 	"help.cmd.calc.pv":     "La probabilidad, de los apuntes sobre quórums, de perder la exclusión mutua por amnesia.",
+	"md.marker":            "marcador",
 }

@@ -416,4 +416,5 @@ var pt = map[string]string{
 	"help.calc.m":          "Concessões de que um quórum precisa (uma maioria: n/2 < m <= n).",
 	"help.calc.p":          "Probabilidade de que um coordenador falhe e esqueça enquanto uma concessão está em uso.",
 	"help.cmd.calc.pv":     "A probabilidade, das notas sobre quóruns, de perder a exclusão mútua por amnésia.",
+	"md.marker":            "marcador",
 }

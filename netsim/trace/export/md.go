@@ -241,7 +241,7 @@ func gather(t *trace.Trace, w Window) *report {
 			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: e.Ev, text: faultText(e)})
 		case e.Ev == trace.Marker:
 			flush()
-			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: "marker", text: "marker: " + oneLine(e.Text)})
+			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: "marker", text: e.Text})
 		case e.Ev == trace.Alert:
 			flush() // an alert splits a run of leader changes
 		}
@@ -318,6 +318,9 @@ func (r *report) write(b *bufio.Writer) {
 		p("| %s | %s |\n|---:|---|\n", r.T("md.col.time"), r.T("md.col.event"))
 		for _, row := range r.timeline {
 			text := row.text
+			if row.kind == "marker" { // a story line, in the reader's language
+				text = r.T("md.marker") + ": " + oneLine(r.l.Marker(row.text))
+			}
 			if c := row.leader; c != nil {
 				text = r.T("md.leaderchange") + ": " + c.text()
 				if c.Last > c.T {
