@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // idRunsIntoGlyph is a digit touching a node's glyph: 100● reads as one word.
@@ -50,12 +52,30 @@ func TestCompactGrid(t *testing.T) {
 					}
 				}
 			}
-			if next != c.n && len(lines)-3 >= (c.n+m.nodes.cols-1)/m.nodes.cols {
+			if next != c.n && len(lines)-2 >= (c.n+m.nodes.cols-1)/m.nodes.cols {
 				t.Errorf("%d nodes drawn, want %d\n%s", next, c.n, view)
 			}
 			if next == 0 {
 				t.Errorf("no node drawn\n%s", view)
 			}
 		})
+	}
+}
+
+// TestGoldenCompactGrid renders the nodes pane of 300 and 1,000 nodes at 80×24 and
+// 160×48: tiny cards with a space between id and glyph, or dots in groups of ten
+// under row headers of ids.
+func TestGoldenCompactGrid(t *testing.T) {
+	for _, n := range []int{300, 1000} {
+		f := newFake(n, "bully", "election")
+		must(f.Do("crash n" + strconv.Itoa(n/2)))
+		for _, size := range [][2]int{{80, 24}, {160, 48}} {
+			t.Run(fmt.Sprintf("%d-nodes-%dx%d", n, size[0], size[1]), func(t *testing.T) {
+				m := sized(f, size[0], size[1])
+				view := m.nodes.View(m.snap, nodeMarks{sel: m.sel})
+				checkBox(t, view, size[0], m.lay.nodesH)
+				golden.RequireEqual(t, plain(view))
+			})
+		}
 	}
 }
