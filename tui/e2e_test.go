@@ -64,6 +64,35 @@ func TestEndToEndTmux(t *testing.T) {
 		first, ok = leaderOnLiveCards(s, five...)
 		return ok
 	})
+	// the mouse: the dashboard asks for it, a click on n3's card selects it, a
+	// click on [crash] crashes it, and a right click revives it (clicks are sent
+	// as the terminal sends them, SGR-encoded, 1-based)
+	if got := strings.TrimSpace(tmux("display", "-p", "-t", session, "#{mouse_button_flag}#{mouse_sgr_flag}")); got != "11" {
+		t.Errorf("tmux reports mouse button and SGR flags %q, want 11", got)
+	}
+	sgr := func(button, x, y int) {
+		tmux("send-keys", "-t", session, "-l", fmt.Sprintf("\x1b[<%d;%d;%dM\x1b[<%d;%d;%dm", button, x+1, y+1, button, x+1, y+1))
+	}
+	at := func(s, text string) (int, int) {
+		for y, l := range strings.Split(s, "\n") {
+			if i := strings.Index(l, text); i >= 0 {
+				return len([]rune(l[:i])), y
+			}
+		}
+		t.Fatalf("%q is not on screen:\n%s", text, s)
+		return 0, 0
+	}
+	x, y := at(capture(), "─ n3 ")
+	sgr(0, x+2, y+2)
+	s := waitFor("n3 selected by a click", func(s string) bool { return strings.Contains(s, "Nodes (5) · n3:") })
+	x, y = at(s, "[crash]")
+	sgr(0, x+1, y)
+	waitFor("n3 crashed by a click", func(s string) bool { return strings.Contains(cards(s)["n3"], "down") })
+	x, y = at(capture(), "━ n3 ") // selected, its border is heavy
+	sgr(2, x+2, y+2)
+	waitFor("n3 revived by a right click", func(s string) bool {
+		return strings.Contains(s, "✓ recover n3") && !strings.Contains(cards(s)["n3"], "down")
+	})
 	// v puts the topology in the cards' place, and v again brings the cards back
 	tmux("send-keys", "-t", session, "v")
 	waitFor("the topology", func(s string) bool { return strings.Contains(s, "Topology ·") && !strings.Contains(s, "Nodes (") })

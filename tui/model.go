@@ -352,6 +352,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd := m.key(msg)
 		m.relayout()
 		return m, cmd
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		cmd := m.mouse(msg.(tea.MouseMsg))
+		m.relayout()
+		return m, cmd
 	}
 	// cursor blinks and the like go to the input in use
 	var cmd tea.Cmd
@@ -830,6 +834,12 @@ func (m *Model) keyBar() []string {
 		if g := glyphHelp(m.st, m.w); len(g)+len(lines) <= room {
 			lines = append(g, lines...)
 		}
+		// and what the mouse does, between them, when it fits too and leaves the
+		// panes the height of the full layout (16 lines, and one for a message)
+		if mh := mouseHelp(m.st, m.w); len(mh)+len(lines) <= room && m.h-m.topLines()-len(lines)-len(mh)-1 >= 16 {
+			k := len(lines) - len(strings.Split(m.help.View(hk), "\n"))
+			lines = slices.Concat(lines[:k], mh, lines[k:])
+		}
 		return lines[:min(len(lines), room)]
 	}
 	keys := hk.ShortHelp()
@@ -948,6 +958,7 @@ func (m *Model) View() tea.View {
 	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion // clicks and the wheel (mouse.go)
 	v.WindowTitle = "clusterlab"
 	return v
 }
@@ -981,7 +992,7 @@ func (m *Model) Render() string {
 	var body string
 	l := m.lay
 	if l.compact {
-		body = lipgloss.JoinVertical(lipgloss.Left, m.nodesOrView(ns, marks), m.traffic.View(s))
+		body = lipgloss.JoinVertical(lipgloss.Left, m.withButtons(m.nodesOrView(ns, marks)), m.traffic.View(s))
 	} else {
 		left := []string{}
 		if l.matrixH > 0 {
@@ -995,7 +1006,7 @@ func (m *Model) Render() string {
 		if l.storyH > 0 {
 			right = append(right, m.story.View(s))
 		}
-		body = m.nodesOrView(ns, marks) + "\n" + lipgloss.JoinHorizontal(lipgloss.Top,
+		body = m.withButtons(m.nodesOrView(ns, marks)) + "\n" + lipgloss.JoinHorizontal(lipgloss.Top,
 			strings.Join(left, "\n"), strings.Join(right, "\n"))
 	}
 	out := strings.Join(lines, "\n") + "\n" + body

@@ -35,6 +35,8 @@ type timelinePane struct {
 	focused bool
 	hideHB  bool
 	anchor  uint64 // Seq of the newest row shown when scrolled back; 0 follows
+	// drawn is the rows of the last frame, newest first, for the mouse
+	drawn []tlRow
 }
 
 func (p *timelinePane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -142,6 +144,7 @@ func (cv *tlCanvas) text(x int, s string, c uint8) {
 // View renders the pane.
 func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 	st := p.st
+	p.drawn = nil
 	iw, ih := p.w-2, p.h-2
 	// the time column widens as time grows, so the lanes never shift
 	timeW := max(9, len(fmtT(s.T))+1)
@@ -243,6 +246,7 @@ func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 			picked = append(picked, rows[i])
 		}
 	}
+	p.drawn = picked
 	for i := len(picked) - 1; i >= 0; i-- {
 		r := picked[i]
 		cv := newCanvas()

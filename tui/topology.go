@@ -29,6 +29,8 @@ type topoPane struct {
 	// the latency the last snapshot named and the mean delay read from it (µs)
 	lat string
 	est int64
+	// where the last frame drew the nodes, for the mouse
+	drawn topoHit
 }
 
 // SetSize sets the pane's box.
@@ -397,6 +399,7 @@ func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
 			pos[i] = point{int(math.Round(fx + rx*(2*u[0]-1))), int(math.Round(fy + ry*(2*u[1]-1)))}
 		}
 	}
+	p.drawn = topoHit{pos: pos, cx: cx, labels: labels}
 	ls, note := links(s, index)
 	for _, l := range ls {
 		c := tcLink
