@@ -3,6 +3,7 @@ package presets
 import (
 	"testing"
 
+	"github.com/clusterlab/clusterlab/internal/fuzzbound"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -16,6 +17,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzbound.Input()()
 		s, err := Parse("f.toml", data)
 		if err != nil {
 			return
@@ -37,6 +39,7 @@ func FuzzAction(f *testing.F) {
 	}
 	ids := []node.ID{1, 2, 3}
 	f.Fuzz(func(t *testing.T, s string) {
+		defer fuzzbound.Input()()
 		netsim.ParseAction(s, nil) // a scenario with no nodes: errors, never panics
 		a, err := netsim.ParseAction(s, ids)
 		if err != nil {
@@ -55,6 +58,7 @@ func FuzzExpect(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		defer fuzzbound.Input()()
 		netsim.ParseExpect(s, []node.ID{1, 2, 3})
 	})
 }

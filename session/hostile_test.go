@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clusterlab/clusterlab/internal/fuzzbound"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
@@ -143,6 +144,7 @@ func FuzzVerify(f *testing.F) {
 	f.Add(data[:len(data)/2])
 	f.Add([]byte(strings.SplitAfter(string(data), "\n")[0]))
 	f.Fuzz(func(t *testing.T, in []byte) {
+		defer fuzzbound.Input()()
 		p := filepath.Join(t.TempDir(), "f.jsonl")
 		os.WriteFile(p, in, 0o644)
 		v, err := Verify(context.Background(), p, VerifyOptions{Partial: true})

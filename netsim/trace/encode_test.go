@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/clusterlab/clusterlab/internal/fuzzbound"
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -91,6 +92,7 @@ func TestEncoderMatchesJSON(t *testing.T) {
 func FuzzEncoder(f *testing.F) {
 	f.Add("PING", "a<b>&\"c\\", uint64(1), int64(2))
 	f.Fuzz(func(t *testing.T, typ, text string, seq uint64, tm int64) {
+		defer fuzzbound.Input()()
 		e := &Event{Seq: seq, T: tm, Ev: text, Msg: &node.Message{Type: typ}, Text: text, Status: &node.Status{Role: typ}}
 		if got, want := AppendLine(nil, e), marshalLine(t, e); !bytes.Equal(got, want) {
 			t.Fatalf("hand-written %s\nencoding/json %s", got, want)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clusterlab/clusterlab/internal/fuzzbound"
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -259,6 +260,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte(`{"format":"clusterlab-trace","version":3,"scenario":{}}` + "\n" + `{"seq":1,"ev":"crash","node":"n1"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzbound.Input()()
 		rd, err := NewReader(bytes.NewReader(data), "f", resolve)
 		if err != nil {
 			return
