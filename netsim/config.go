@@ -102,19 +102,21 @@ type Config struct {
 }
 
 // DefaultMaxPending keeps a run that hits the guard under about 1 GB RSS. Measured
-// (BenchmarkStormDefaultGuard, scripts/bench; 2 cores, Go 1.26) at this default:
+// (BenchmarkStormDefaultGuard, scripts/bench; 2 shared cores, Go 1.26) at this
+// default:
 //   - a queued message takes 80 bytes on the timing wheel, 104 beyond its span; a
 //     queued timer 48. A flood held in the queue's heap measures 115 bytes of live
-//     heap per pending event, and peaks at 455 MB RSS when the guard stops it;
-//   - a flood made within one window (the window's budget, as many outcomes and
-//     effects as events may be pending, stops it) peaks at 509 MB;
+//     heap per pending event, and peaks at 0.46–0.59 GB RSS when the guard stops it;
+//   - a flood made within one window, which the window's budget stops (as many
+//     outcomes and effects as events may be pending; an effect takes 128 bytes,
+//     and the slices that hold them grow by doubling), peaks at 0.78–0.87 GB;
 //   - heartbeat-dp meshes of 2,000 and 4,096 nodes, whose Start alone makes more
-//     than the limit, stop at t=0 at 733 MB and 835 MB (`sim`, /usr/bin/time).
+//     than the limit, stop at t=0 at 0.73 and 0.83 GB (`sim`, /usr/bin/time).
 //
 // Before the queue packed its events (120 bytes with three pointers, plus a 24-byte
-// key) and before a window's budget counted single-step batches, the same flood
-// peaked at 796 MB and the 2,000-node mesh at 3.4 GB. A 1,000-node heartbeat mesh
-// fits: its Start makes just under 2 M events. Bigger meshes need --max-pending.
+// key) and before a window's budget counted single-step batches, the queued flood
+// peaked at 0.80 GB and the 2,000-node mesh at 3.4 GB. A 1,000-node heartbeat mesh
+// fits (its Start makes about a million events); bigger meshes need --max-pending.
 const DefaultMaxPending = 2_000_000
 
 // maxPending is the guard's limit.
