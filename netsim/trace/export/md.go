@@ -258,6 +258,12 @@ func gather(t *trace.Trace, w Window) *report {
 // T is the report's text for key in its language.
 func (r *report) T(key string) string { return r.l.T(key) }
 
+// F formats key's text in the report's language.
+func (r *report) F(key string, args ...any) string { return r.l.F(key, args...) }
+
+// Or is key's text in the report's language when the catalogs have key, else fallback.
+func (r *report) Or(key, fallback string) string { return r.l.Or(key, fallback) }
+
 func (r *report) fate(typ string) *typeFate {
 	f, ok := r.types[typ]
 	if !ok {
@@ -283,25 +289,25 @@ func (r *report) write(b *bufio.Writer) {
 	p("| %s | %s |\n", r.T("md.network"), mdText(networkText(info)))
 	p("| %s | %d %s", r.T("md.recording"), len(t.Events), r.T("md.events"))
 	if n := len(t.Events); n > 0 {
-		p(", %s to %s", fmtT(t.Events[0].T), fmtT(t.Events[n-1].T))
+		p(r.T("md.span"), fmtT(t.Events[0].T), fmtT(t.Events[n-1].T))
 	}
-	p(", by %s", mdText(t.Header.Program))
+	p(r.T("md.by"), mdText(t.Header.Program))
 	if e := t.End; e != nil {
-		p("; it ends at %s: %s", fmtT(e.T), mdText(endReasons[e.Reason]))
+		p(r.T("md.endsat"), fmtT(e.T), mdText(r.Or("md.end."+e.Reason, endReasons[e.Reason])))
 	}
 	p(" |\n")
 	if t.End == nil {
-		p("| %s | **incomplete recording**: it has no end record (the recorder was killed, or the file was cut); `clusterlab verify --partial` checks the events it has |\n", r.T("md.note"))
+		p("| %s | %s |\n", r.T("md.note"), r.T("md.incomplete"))
 	}
 	if t.Hash != "" {
 		p("| %s | `%s` ("+r.T("md.checkwith")+" `clusterlab verify`) |\n", r.T("md.hash"), t.Hash)
 	}
 	if t.Truncated {
-		p("| %s | the trace's last line was cut short (the recorder was killed) and is left out |\n", r.T("md.note"))
+		p("| %s | %s |\n", r.T("md.note"), r.T("md.truncated"))
 	}
 	p("| %s | %s: %d %s", r.T("md.thisreport"), mdText(r.w.Describe()), r.events, r.T("md.events"))
 	if r.first >= 0 {
-		p(", %s to %s", fmtT(r.first), fmtT(r.last))
+		p(r.T("md.span"), fmtT(r.first), fmtT(r.last))
 	}
 	p(" |\n\n")
 
@@ -313,7 +319,7 @@ func (r *report) write(b *bufio.Writer) {
 		p("%s\n\n", r.T("md.nofaults"))
 	} else {
 		if slices.ContainsFunc(r.timeline, func(row timelineRow) bool { return row.leader != nil }) {
-			p("A leader change is a node naming a leader other than the one it named last; changes to the same leader in a row are one line.\n\n")
+			p("%s\n\n", r.T("md.leaderchange.what"))
 		}
 		p("| %s | %s |\n|---:|---|\n", r.T("md.col.time"), r.T("md.col.event"))
 		for _, row := range r.timeline {
@@ -457,15 +463,15 @@ func (r *report) writeMessages(p func(string, ...any)) {
 		var parts []string
 		for _, reason := range r.reasons {
 			if m, ok := reasonMeaning[reason]; ok {
-				parts = append(parts, reason+": "+m)
+				parts = append(parts, reason+": "+r.Or("md.reason."+reason, m))
 			} else {
 				parts = append(parts, reason)
 			}
 		}
-		p("Dropped because of %s.\n", strings.Join(parts, "; "))
+		p(r.T("md.droppedbecause")+"\n", strings.Join(parts, "; "))
 	}
 	if r.locals > 0 {
-		p("Not counted: %d messages a process sent to itself (delivered locally, never on the network).\n", r.locals)
+		p(r.T("md.locals")+"\n", r.locals)
 	}
 	p("\n")
 }
@@ -541,25 +547,25 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 		unit, count = "critical-section entry", r.entries
 	}
 	if election {
-		p("Elections: %d (an election ends when every live node names the same live leader, other than the one agreed before).", r.elections)
+		p(r.T("md.elections"), r.elections)
 		if len(r.recoveries) > 0 {
 			var parts []string
 			for _, d := range r.recoveries {
 				parts = append(parts, fmtT(d))
 			}
-			p(" From a crash of the agreed leader to the next agreement: %s.", strings.Join(parts, ", "))
+			p(r.T("md.recoveries"), strings.Join(parts, ", "))
 		}
 		p("\n\n")
 	}
 	if mutex {
-		p("Critical-section entries: %d.", r.entries)
+		p(r.T("md.entries"), r.entries)
 		if len(r.waits) > 0 {
 			var sum, mx int64
 			for _, d := range r.waits {
 				sum += d
 				mx = max(mx, d)
 			}
-			p(" Wait from request to entry: mean %s, max %s.", fmtT(sum/int64(len(r.waits))), fmtT(mx))
+			p(r.T("md.waits"), fmtT(sum/int64(len(r.waits))), fmtT(mx))
 		}
 		p("\n\n")
 	}
@@ -585,11 +591,11 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 	}
 	p("\nBy type: %s.", mdText(perType(count)))
 	if ok {
-		p(" The textbook figure assumes no failures and no contention; retries, lost messages and crashes add to the measured one.")
+		p("%s", r.T("md.assumes"))
 	}
 	p("\n\n")
 	if election && len(r.agreedAt) > 0 {
-		p("Each election, with the messages sent since the one before (from the start for the first), heartbeats left out:\n\n")
+		p("%s\n\n", r.T("md.eachelection"))
 		p("| %s | %s | %s | %s |", r.T("md.col.election"), r.T("md.col.agreedat"), r.T("md.col.leader"), r.T("md.col.withouthb"))
 		if ok && per == "election" {
 			p(" textbook |\n|---:|---:|---|---:|---:|\n")
@@ -726,7 +732,7 @@ func trimFloat(x float64) string {
 // per entry.
 func (r *report) noTextbookRow() string {
 	if len(r.t.Header.Info.Theory) > 0 {
-		return "see the textbook figures below"
+		return r.T("md.seefigures")
 	}
 	return "none for " + mdText(r.t.Header.Info.Algorithm)
 }
@@ -738,8 +744,8 @@ func (r *report) writeFigures(p func(string, ...any)) {
 	if len(figs) == 0 {
 		return
 	}
-	p("## Textbook figures for this run\n\n")
-	p("What the algorithm's sources give for this configuration (N = %d); `clusterlab sweep` measures them over sizes and seeds.\n\n", len(r.t.Header.Info.IDs))
+	p("## %s\n\n", r.T("md.h.figures"))
+	p(r.T("md.figures.what")+"\n\n", len(r.t.Header.Info.IDs))
 	p("| metric | value | formula | source |\n|---|---:|---|---|\n")
 	for _, f := range figs {
 		v := trimFloat(f.Value)

@@ -65,7 +65,7 @@ func (r *report) writeReproduce(p func(string, ...any)) {
 	}
 	switch {
 	case t.End == nil:
-		p("The recording is incomplete (no end record); `verify --partial` re-runs the scenario from the trace header and checks the events it has:\n\n")
+		p("%s\n\n", r.T("md.repro.partial"))
 		p("```sh\nclusterlab verify --partial %s\n```\n\n", shellQuote(file))
 	case r.userActs > 0 || t.End.Reason != trace.EndUntil:
 		why := plural(r.userActs, "user action") + " taken in the dashboard, recorded in the trace"
@@ -75,11 +75,11 @@ func (r *report) writeReproduce(p func(string, ...any)) {
 		p("The run had %s; `verify` re-runs the scenario from the trace header with them and compares every event:\n\n", why)
 		p("```sh\nclusterlab verify %s\n```\n\n", shellQuote(file))
 	case name != "":
-		p("The scenario is the embedded preset %s; this re-runs it and records the same trace (the same hash):\n\n", mdText(name))
+		p(r.T("md.repro.preset")+"\n\n", mdText(name))
 		p("```sh\nclusterlab sim --preset %s --seed %d --until %s --record %s\nclusterlab verify %s\n```\n\n",
 			shellQuote(name), t.Header.Seed, fmtT(until), shellQuote("rerun.jsonl"), shellQuote(file))
 	default:
-		p("The scenario is stored whole in the trace header (it is not an embedded preset); `verify` re-runs it from there and compares every event:\n\n")
+		p("%s\n\n", r.T("md.repro.header"))
 		p("```sh\nclusterlab verify %s\n```\n\n", shellQuote(file))
 	}
 }
@@ -125,13 +125,13 @@ func (r *report) writeSettings(p func(string, ...any)) {
 		rows = append(rows, row{k, valueText(given[k])})
 	}
 	if len(rows) == 0 {
-		p("%s takes no parameters.\n\n", mdText(info.Algorithm))
+		p(r.T("md.noparams")+"\n\n", mdText(info.Algorithm))
 	} else {
 		p("| "+r.T("md.col.paramof")+" | %s |\n|---|---|\n", mdText(info.Algorithm), r.T("md.col.value"))
 		for _, x := range rows {
 			p("| %s | %s |\n", mdText(x.name), mdText(x.value))
 		}
-		p("\n`clusterlab algos` says what each parameter means.\n\n")
+		p("\n%s\n\n", r.T("md.algoshint"))
 	}
 	p("| %s | |\n|---|---|\n", r.T("md.col.network"))
 	topo := info.Topology
@@ -146,9 +146,9 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	p("| %s | %g |\n| %s | %g |\n| %s | %s |\n", r.T("md.col.loss"), info.Loss, r.T("md.col.dup"), info.Dup, r.T("md.col.delta"), fmtT(info.Delta))
 	switch {
 	case info.GST == 0:
-		p("| GST | 0s: synchronous from the start |\n")
+		p("| GST | %s |\n", r.T("md.gst.zero"))
 	case info.GST < 0:
-		p("| GST | never: asynchronous throughout |\n")
+		p("| GST | %s |\n", r.T("md.gst.never"))
 	default:
 		p("| GST | %s |\n", fmtT(info.GST))
 		if info.PreLatency != "" {
@@ -213,7 +213,11 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 	for _, k := range slices.Sorted(maps.Keys(r.alertKinds)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, r.alertKinds[k]))
 	}
-	p("%s: %s. Each lasts from the alert until the monitor clears it (the condition no longer holds).\n\n", plural(len(r.alerts), "alert"), mdText(strings.Join(parts, ", ")))
+	count := r.F("md.alerts.many", len(r.alerts))
+	if len(r.alerts) == 1 {
+		count = r.F("md.alerts.one", 1)
+	}
+	p(r.T("md.alerts.head")+"\n\n", count, mdText(strings.Join(parts, ", ")))
 	end := int64(0)
 	if n := len(r.t.Events); n > 0 {
 		end = r.t.Events[n-1].T
@@ -231,7 +235,7 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 			}
 			p("| %s | %s | %s | %s | %s |\n", mdText(a.Kind), fmtT(a.T), fmtT(c.T), fmtT(c.T-a.T), mdText(details))
 		} else {
-			p("| %s | %s | not cleared: runs to the end of the trace (%s) | at least %s | %s |\n", mdText(a.Kind), fmtT(a.T), fmtT(end), fmtT(end-a.T), mdText(details))
+			p("| %s | %s | "+r.T("md.notcleared")+" | "+r.T("md.atleast")+" | %s |\n", mdText(a.Kind), fmtT(a.T), fmtT(end), fmtT(end-a.T), mdText(details))
 		}
 	}
 	p("\n")
