@@ -108,8 +108,8 @@ type Config struct {
 //     queued timer 48. A flood held in the queue's heap measures 115 bytes of live
 //     heap per pending event, and peaks at 0.46–0.59 GB RSS when the guard stops it;
 //   - a flood made within one window, which the window's budget stops (as many
-//     outcomes and effects as events may be pending; an effect takes 128 bytes,
-//     and the slices that hold them grow by doubling), peaks at 0.78–0.87 GB;
+//     outcomes and effects as events may be pending; an effect takes 112 bytes,
+//     and the slices that hold them grow by doubling), peaks at 0.72–0.87 GB;
 //   - heartbeat-dp meshes of 2,000 and 4,096 nodes, whose Start alone makes more
 //     than the limit, stop at t=0 at 0.73 and 0.83 GB (`sim`, /usr/bin/time).
 //

@@ -19,11 +19,12 @@ const (
 
 // Effect is one thing a step asked the world to do. The Runner fills Outcome for
 // timers and self-deliveries it handled inside the current window (see Runner).
+// The fields are ordered largest first, so that an Effect takes 112 bytes, not 128:
+// a window may hold millions of them.
 type Effect struct {
-	Kind  EffectKind
-	To    ID
 	Msg   Message
-	Name  string        // timer name, or log text
+	Name  string // timer name, or log text
+	To    ID
 	Delay time.Duration // timer delay, already stretched for a slow process
 	Gen   uint32        // timer generation: a re-armed or cancelled timer's old firings are ignored
 	Timer int32         // the timer's small id in its Env (see Env.TimerID)
@@ -31,8 +32,9 @@ type Effect struct {
 	// Local is set by the Runner when it handled this effect itself, inside the
 	// window; Outcome is then the index of the resulting outcome, or -1 if the
 	// timer was stale by the time it fired.
+	Outcome int32
+	Kind    EffectKind
 	Local   bool
-	Outcome int
 }
 
 // Env is everything an algorithm may touch. It is valid only during Step.

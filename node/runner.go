@@ -265,7 +265,7 @@ func (r *Runner) step(b *Batch, ref int32) {
 		return
 	}
 	if local {
-		b.Effects[origin].Outcome = len(b.Out)
+		b.Effects[origin].Outcome = int32(len(b.Out))
 	}
 	for k := base; k < len(b.Effects); k++ {
 		e := &b.Effects[k]
