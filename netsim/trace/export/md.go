@@ -330,7 +330,7 @@ func (r *report) write(b *bufio.Writer) {
 			if c := row.leader; c != nil {
 				text = r.T("md.leaderchange") + ": " + c.text()
 				if c.Last > c.T {
-					text += ", until " + fmtT(c.Last)
+					text += r.F("md.until", fmtT(c.Last))
 				}
 			}
 			p("| %s | %s |\n", fmtT(row.t), mdText(text))
@@ -542,9 +542,9 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 		return strings.Join(parts, ", ")
 	}
 	p("## %s\n\n", r.T("md.h.textbook"))
-	unit, count := "election", r.elections
+	unit, count := r.T("md.unit.election"), r.elections
 	if mutex {
-		unit, count = "critical-section entry", r.entries
+		unit, count = r.T("md.unit.entry"), r.entries
 	}
 	if election {
 		p(r.T("md.elections"), r.elections)
@@ -570,11 +570,11 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 		p("\n\n")
 	}
 	if count == 0 {
-		p("No %s in this window, so no count per %s.\n\n", unit, unit)
+		p(r.T("md.nocount")+"\n\n", unit, unit)
 		return
 	}
-	p("| | messages per %s |\n|---|---:|\n", unit)
-	p("| measured: %d sent / %d | %s |\n", sent, count, trimFloat(float64(sent)/float64(count)))
+	p("| | "+r.T("md.perunit")+" |\n|---|---:|\n", unit)
+	p("| "+r.T("md.measured")+" | %s |\n", sent, count, trimFloat(float64(sent)/float64(count)))
 	hb := 0
 	for k, n := range sentBy {
 		if isHeartbeat(k) {
@@ -582,14 +582,14 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 		}
 	}
 	if hb > 0 {
-		p("| measured without heartbeats (%d %s left out): %d sent / %d | %s |\n", hb, heartbeatNames(sentBy), sent-hb, count, trimFloat(float64(sent-hb)/float64(count)))
+		p("| "+r.T("md.measurednohb")+" | %s |\n", hb, heartbeatNames(sentBy), sent-hb, count, trimFloat(float64(sent-hb)/float64(count)))
 	}
 	if ok {
-		p("| textbook: %s, N = %d | %s |\n", mdText(formula), len(info.IDs), trimFloat(want))
+		p("| "+r.T("md.textbookrow")+" | %s |\n", mdText(formula), len(info.IDs), trimFloat(want))
 	} else {
-		p("| textbook | %s |\n", r.noTextbookRow())
+		p("| %s | %s |\n", r.T("md.textbook"), r.noTextbookRow())
 	}
-	p("\nBy type: %s.", mdText(perType(count)))
+	p("\n"+r.T("md.bytype"), mdText(perType(count)))
 	if ok {
 		p("%s", r.T("md.assumes"))
 	}
@@ -598,7 +598,7 @@ func (r *report) writeTextbook(p func(string, ...any)) {
 		p("%s\n\n", r.T("md.eachelection"))
 		p("| %s | %s | %s | %s |", r.T("md.col.election"), r.T("md.col.agreedat"), r.T("md.col.leader"), r.T("md.col.withouthb"))
 		if ok && per == "election" {
-			p(" textbook |\n|---:|---:|---|---:|---:|\n")
+			p(" %s |\n|---:|---:|---|---:|---:|\n", r.T("md.textbook"))
 		} else {
 			p("\n|---:|---:|---|---:|\n")
 		}
@@ -734,7 +734,7 @@ func (r *report) noTextbookRow() string {
 	if len(r.t.Header.Info.Theory) > 0 {
 		return r.T("md.seefigures")
 	}
-	return "none for " + mdText(r.t.Header.Info.Algorithm)
+	return r.F("md.nonefor", mdText(r.t.Header.Info.Algorithm))
 }
 
 // writeFigures lists the registry's textbook figures for this run, the same that
@@ -746,17 +746,17 @@ func (r *report) writeFigures(p func(string, ...any)) {
 	}
 	p("## %s\n\n", r.T("md.h.figures"))
 	p(r.T("md.figures.what")+"\n\n", len(r.t.Header.Info.IDs))
-	p("| metric | value | formula | source |\n|---|---:|---|---|\n")
+	p("| %s | %s | %s | %s |\n|---|---:|---|---|\n", r.T("md.col.metric"), r.T("md.col.value"), r.T("md.col.formula"), r.T("md.col.source"))
 	for _, f := range figs {
 		v := trimFloat(f.Value)
 		switch f.Unit {
 		case "s":
 			v = fmtT(int64(f.Value * 1e6))
 		case "T":
-			v += " message times"
+			v += " " + r.T("md.msgtimes")
 		}
 		if f.Bound == "max" {
-			v = "at most " + v
+			v = r.F("md.atmost", v)
 		}
 		p("| %s | %s | %s | %s |\n", mdText(f.Metric), v, mdText(f.Label), mdText(f.Source))
 	}
