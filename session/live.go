@@ -39,6 +39,10 @@ type Live struct {
 	file  string
 	bg    *backfill // R's recording of the past, being written
 	lag   time.Duration
+	// step is the virtual time one RunUntil covers, adapted so that one takes a
+	// small part of wallSlice: a 1,000-node mesh handles millions of events in
+	// 50 ms of virtual time, and a key waits for the step under way
+	step time.Duration
 
 	mu      sync.Mutex // guards the fields the dashboard and a backfill read
 	paused  bool
@@ -60,7 +64,7 @@ type LiveOptions struct {
 
 // NewLive starts the world for s and its loop.
 func NewLive(s *presets.Scenario, cfg netsim.Config, opts LiveOptions) (*Live, error) {
-	l := &Live{scn: s, cfg: cfg, cmds: make(chan func(), 64), wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{}), speed: opts.Speed, paused: opts.Paused}
+	l := &Live{scn: s, cfg: cfg, step: time.Millisecond, cmds: make(chan func(), 64), wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{}), speed: opts.Speed, paused: opts.Paused}
 	if opts.Record != "" {
 		f, err := Create(opts.Record, opts.Force)
 		if err != nil {
@@ -105,7 +109,7 @@ func (l *Live) startWorld(f *os.File, name string) error {
 
 const (
 	frame     = 33 * time.Millisecond // the snapshot rate: ~30 a second
-	maxSlice  = 50 * time.Millisecond // virtual time per slice at full speed
+	maxSlice  = 50 * time.Millisecond // virtual time per slice at most
 	wallSlice = 20 * time.Millisecond // wall time spent computing per frame
 	maxLag    = time.Second           // virtual time a slow machine may fall behind
 )
@@ -163,15 +167,46 @@ func (l *Live) advance(el time.Duration, speed float64) {
 			return
 		}
 		for time.Since(start) < wallSlice && l.w.Err() == nil {
-			l.w.RunUntil(l.w.Now() + maxSlice)
+			l.runStep(l.w.Now() + maxSlice)
 		}
 		return
 	}
 	target := l.w.Now() + min(l.lag+time.Duration(float64(el)*speed), maxLag)
 	for l.w.Now() < target && time.Since(start) < wallSlice && l.w.Err() == nil {
-		l.w.RunUntil(min(l.w.Now()+maxSlice, target))
+		l.runStep(target)
 	}
 	l.lag = target - l.w.Now()
+}
+
+// runStep runs the world to at most t, a step on, and adapts the step to what it
+// cost: at once in proportion when it took more than stepWall (a burst must not
+// cost frame after frame), doubled when it took under a quarter of that. A step
+// never covers more than the events pending allow (stepCap): a quiet start must
+// not grow a step that the first burst then fills with millions of events. Slices
+// give the same trace as one run, so the step changes when things happen on the
+// wall clock, never what happens.
+func (l *Live) runStep(t time.Duration) {
+	step := min(l.step, l.stepCap())
+	t = min(t, l.w.Now()+step)
+	whole := t-l.w.Now() >= step
+	t0 := time.Now()
+	l.w.RunUntil(t)
+	switch took := time.Since(t0); {
+	case took > stepWall:
+		l.step = max(time.Duration(float64(step)*float64(stepWall)/float64(took)), time.Microsecond)
+	case took < stepWall/4 && whole:
+		l.step = min(step*2, maxSlice)
+	}
+}
+
+// stepWall is the wall time one step aims at: a command waits at most for the
+// step under way.
+const stepWall = wallSlice / 4
+
+// stepCap is the longest step the pending events allow: maxSlice up to 2,000
+// pending, and less in proportion beyond (a 1,000-node mesh holds about 100,000).
+func (l *Live) stepCap() time.Duration {
+	return max(time.Microsecond, maxSlice*2000/time.Duration(max(l.w.Pending(), 2000)))
 }
 
 // deadlineNodes is the largest cluster whose timers a snapshot carries for the

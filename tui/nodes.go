@@ -49,6 +49,40 @@ type nodesPane struct {
 	focused bool
 	used    legendItem // what the last View's cards showed, for the legend
 	first   int        // the first line of cards the last View showed
+	// dots memoizes the smallest cards as drawn: a thousand of them share a few
+	// dozen looks, and styling each anew was half of a 1,000-node frame
+	dots map[dotLook]string
+}
+
+// dotLook is a smallest card's look: its style (lookSelected… or dotGroup+group)
+// and its text.
+type dotLook struct {
+	style int
+	text  string
+}
+
+const (
+	lookSelected = iota
+	lookSideA
+	lookDown
+	lookLead
+	lookSlow
+	lookUp
+	lookGroup
+)
+
+// dot is text in style s, known as look k, rendered once.
+func (p *nodesPane) dot(k int, s lipgloss.Style, text string) string {
+	look := dotLook{k, text}
+	if r, ok := p.dots[look]; ok {
+		return r
+	}
+	if p.dots == nil || len(p.dots) >= 4096 {
+		p.dots = make(map[dotLook]string)
+	}
+	r := s.Render(text)
+	p.dots[look] = r
+	return r
 }
 
 // SetSize sets the pane's box and lays out n cards in it.
@@ -392,17 +426,19 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, f *cardFacts) []stri
 		}
 		switch {
 		case sel:
-			return []string{st.Selected.Render(text)}
+			return []string{p.dot(lookSelected, st.Selected, text)}
 		case sideA:
-			return []string{st.SideA.Render(text)}
+			return []string{p.dot(lookSideA, st.SideA, text)}
 		case !n.Up:
-			return []string{st.Down.Render(text)}
+			return []string{p.dot(lookDown, st.Down, text)}
 		case leads:
-			return []string{st.Lead.Render(text)}
+			return []string{p.dot(lookLead, st.Lead, text)}
 		case n.Group > 0:
-			return []string{gs.Render(text)}
+			return []string{p.dot(lookGroup+n.Group, gs, text)}
+		case n.Slow > 1 || n.Isolated:
+			return []string{p.dot(lookSlow, st.Slow, text)}
 		}
-		return []string{p.stateStyle(n).Render(text)}
+		return []string{p.dot(lookUp, st.Up, text)}
 	case levelLine, levelMedium:
 		mark := " "
 		if sel {
