@@ -271,6 +271,32 @@ func (l *Live) Do(cmd string) error {
 	return stopped
 }
 
+// Queue is Do without the wait: the action is parsed at once and applied by the
+// loop, in order, at the world's instant when it gets to it. The dashboard acts
+// through it, so that a key never waits on a world busy with a dense instant (the
+// synchronized heartbeats of a 1,000-node mesh take seconds to compute); the effect
+// shows in the first snapshot after.
+func (l *Live) Queue(cmd string) error {
+	a, err := netsim.ParseAction(cmd, l.cfg.IDs)
+	if err != nil {
+		return err
+	}
+	if l.Err() != nil {
+		return errStopped
+	}
+	select {
+	case l.cmds <- func() {
+		if l.w.Err() == nil {
+			l.w.Do(a)
+		}
+		l.publish()
+	}:
+		return nil
+	case <-l.done:
+		return errors.New("the session is closed")
+	}
+}
+
 // run hands f to the loop and waits until it has run, so that the next snapshot
 // shows its effect.
 func (l *Live) run(f func()) error {

@@ -218,3 +218,40 @@ func TestLiveStorm(t *testing.T) {
 	}
 	l.Step() // does nothing, and returns
 }
+
+// TestLiveQueue: a queued action is parsed at once (a bad one refused in one line),
+// applied in order by the loop, and recorded like any other.
+func TestLiveQueue(t *testing.T) {
+	s, cfg, err := Open(Source{Preset: "bully"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Speed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.Queue("crash n9"); err == nil || !strings.Contains(err.Error(), "n9") {
+		t.Fatalf("queueing a bad action gave %v", err)
+	}
+	if err := l.Queue("crash n2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Queue("recover n2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Queue("crash n3"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, l, "n3 down", func() bool { n3, _ := l.Snapshot().Node(3); return !n3.Up })
+	if n2, _ := l.Snapshot().Node(2); !n2.Up {
+		t.Fatal("n2 down: the queued actions ran out of order")
+	}
+	var got []string
+	for _, a := range l.UserActions() {
+		got = append(got, a.Action.String())
+	}
+	if want := []string{"crash n2", "recover n2", "crash n3"}; strings.Join(got, ";") != strings.Join(want, ";") {
+		t.Fatalf("user actions %q, want %q", got, want)
+	}
+}

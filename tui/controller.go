@@ -39,3 +39,18 @@ type Writer interface {
 type Stopper interface {
 	Err() error
 }
+
+// Queuer is a Controller that can take an action without waiting for the
+// simulation to apply it: the dashboard then never waits on a busy world, and the
+// effect shows when the world gets to it.
+type Queuer interface {
+	Queue(cmd string) error
+}
+
+// act applies an action through c, queued if c can queue it.
+func act(c Controller, cmd string) error {
+	if q, ok := c.(Queuer); ok {
+		return q.Queue(cmd)
+	}
+	return c.Do(cmd)
+}

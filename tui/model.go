@@ -643,7 +643,7 @@ func (m *Model) promptKey(msg tea.KeyPressMsg, submit func(string) error) tea.Cm
 
 // command applies a line of the `:` command line.
 func (m *Model) command(line string) error {
-	if err := m.c.Do(line); err != nil {
+	if err := act(m.c, line); err != nil {
 		return err
 	}
 	m.refresh()
@@ -759,7 +759,7 @@ func (m *Model) onSelected(format string) {
 
 // do applies an action through the controller and says how it went.
 func (m *Model) do(cmd string) {
-	if err := m.c.Do(cmd); err != nil {
+	if err := act(m.c, cmd); err != nil {
 		m.say(cmd+": "+err.Error(), true)
 		return
 	}
