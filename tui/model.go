@@ -1006,14 +1006,35 @@ func (m *Model) Render() string {
 		if l.storyH > 0 {
 			right = append(right, m.story.View(s))
 		}
-		body = m.withButtons(m.nodesOrView(ns, marks)) + "\n" + lipgloss.JoinHorizontal(lipgloss.Top,
-			strings.Join(left, "\n"), strings.Join(right, "\n"))
+		body = m.withButtons(m.nodesOrView(ns, marks)) + "\n" + beside(strings.Join(left, "\n"), strings.Join(right, "\n"))
 	}
 	out := strings.Join(lines, "\n") + "\n" + body
 	for _, b := range m.bottomLines() {
 		out += "\n" + fit(b, m.w)
 	}
 	return out
+}
+
+// beside puts two columns of panes side by side. Both are exactly as tall, and
+// each of their lines exactly as wide as its box (box makes sure), so the lines are
+// joined as they are instead of measured again (lipgloss.JoinHorizontal measures
+// every line: a seventh of a 1,000-node frame); columns of other heights are
+// joined by it.
+func beside(left, right string) string {
+	l, r := strings.Split(left, "\n"), strings.Split(right, "\n")
+	if len(l) != len(r) {
+		return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+	}
+	var b strings.Builder
+	b.Grow(len(left) + len(right) + len(l))
+	for i := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l[i])
+		b.WriteString(r[i])
+	}
+	return b.String()
 }
 
 // nodesOrView is the pane in the nodes pane's place: the cards, the topology or the
