@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/tui"
 )
@@ -158,18 +159,29 @@ func TestLiveBackfillCancel(t *testing.T) {
 	}
 }
 
+// startLive opens a preset as a live session at the given speed, after edit (if any)
+// changes its configuration; the session is closed when the test ends.
+func startLive(t *testing.T, preset string, speed float64, edit func(*netsim.Config)) *Live {
+	t.Helper()
+	s, cfg, err := Open(Source{Preset: preset})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Speed: speed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
 // TestLiveHonestClock: virtual time passes at the chosen speed when nothing is
 // pending, the snapshot says so, and a paused session's clock stands still.
 func TestLiveHonestClock(t *testing.T) {
-	s, cfg, err := Open(Source{Preset: "ring"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewLive(s, cfg, LiveOptions{Speed: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := startLive(t, "ring", 100, nil)
 	waitFor(t, l, "an idle ring", func() bool { return l.Snapshot().Idle })
 	at := l.Snapshot().T
 	waitFor(t, l, "time passing while idle", func() bool { return l.Snapshot().T > at+2e6 })
@@ -186,16 +198,7 @@ func TestLiveHonestClock(t *testing.T) {
 // its clock stays where it stopped, actions are refused with one line, and pausing
 // still answers.
 func TestLiveStorm(t *testing.T) {
-	s, cfg, err := Open(Source{Preset: "bully"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.MaxPending = 10
-	l, err := NewLive(s, cfg, LiveOptions{Speed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := startLive(t, "bully", 1, func(cfg *netsim.Config) { cfg.MaxPending = 10 })
 	waitFor(t, l, "the storm guard", func() bool { return l.Err() != nil })
 	if msg := l.Err().Error(); !strings.HasPrefix(msg, "event storm: 10 events pending at t=") || !strings.Contains(msg, "ELECTION") {
 		t.Fatalf("storm error %q, want sim's line naming ELECTION", msg)
@@ -222,15 +225,7 @@ func TestLiveStorm(t *testing.T) {
 // TestLiveQueue: a queued action is parsed at once (a bad one refused in one line),
 // applied in order by the loop, and recorded like any other.
 func TestLiveQueue(t *testing.T) {
-	s, cfg, err := Open(Source{Preset: "bully"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewLive(s, cfg, LiveOptions{Speed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := startLive(t, "bully", 1, nil)
 	if err := l.Queue("crash n9"); err == nil || !strings.Contains(err.Error(), "n9") {
 		t.Fatalf("queueing a bad action gave %v", err)
 	}
