@@ -56,8 +56,38 @@ func (l Lang) Text(s string) string {
 	if l == En || l == "" || s == "" {
 		return s
 	}
-	return l.text(s, 0)
+	k := textKey{l, s}
+	textCache.Lock()
+	out, ok := textCache.m[k]
+	textCache.Unlock()
+	if ok {
+		return out
+	}
+	out = l.text(s, 0)
+	textCache.Lock()
+	if len(textCache.m) >= textCacheMax {
+		clear(textCache.m) // a new session's texts, most likely: start over
+	}
+	textCache.m[k] = out
+	textCache.Unlock()
+	return out
 }
+
+// The dashboard translates the same few alert texts on every frame; reading one
+// back through the templates takes dozens of regular expressions, so each text is
+// translated once and kept. The cache is bounded: the texts of a run are few, but a
+// long session can make new ones.
+type textKey struct {
+	l Lang
+	s string
+}
+
+const textCacheMax = 4096
+
+var textCache = struct {
+	sync.Mutex
+	m map[textKey]string
+}{m: map[textKey]string{}}
 
 func (l Lang) text(s string, depth int) string {
 	if depth > 4 {
