@@ -200,6 +200,17 @@ func (o *OmegaCR) Incarnation() int64 { return o.inc }
 // Interval is the current heartbeat interval.
 func (o *OmegaCR) Interval() time.Duration { return o.interval }
 
+// Deadline is the end of the heartbeat interval under way, when the processes not
+// heard from in it become suspected and the leader is chosen again: omega-cr has
+// no per-peer timeout, so this is the timer that decides. Its length is the
+// interval it was armed with (the interval grows only as the timer is re-armed).
+func (o *OmegaCR) Deadline(due func(string) (time.Duration, bool)) node.Deadline {
+	if at, ok := due(TimerHeartbeat); ok {
+		return node.Deadline{For: "suspicion", At: at, Len: o.interval}
+	}
+	return node.Deadline{}
+}
+
 // Status reports the leader, role, incarnation (Inc), the processes not heard from
 // in the last interval (Suspects) and the counters timeout_ms (the heartbeat
 // interval), mistakes and leader_changes.

@@ -95,3 +95,42 @@ func TestDetectorDeadline(t *testing.T) {
 		})
 	}
 }
+
+// TestOmegaCRDeadline: omega-cr's main timer is the heartbeat interval under way,
+// whose end suspects the processes not heard from in it. When n5 crashes, n1's
+// timer still runs; the first interval that ends with nothing heard from n5
+// suspects it, and the next interval's timer is armed at once.
+func TestOmegaCRDeadline(t *testing.T) {
+	script := []netsim.Timed{{At: time.Second, Action: netsim.Action{Verb: "crash", Node: 5}}}
+	w := world(t, "omega-cr", 5, 1, map[string]any{"interval": "100ms", "grow": "10ms"}, script, nil)
+	defer w.Close()
+	w.RunUntil(950 * time.Millisecond)
+	d := w.Deadline(1)
+	if d.For != "suspicion" || d.Len < 100*time.Millisecond || d.At <= w.Now() || d.At-w.Now() > d.Len {
+		t.Fatalf("n1's deadline at %v is %+v, want a running heartbeat interval", w.Now(), d)
+	}
+	w.RunUntil(1050 * time.Millisecond)
+	if d := w.Deadline(5); d.Running() {
+		t.Errorf("the crashed n5 has a timer: %+v", d)
+	}
+	// n5 is suspected at the end of an interval, the first or second after the
+	// crash (the one under way may have heard n5 before it), and a new one runs
+	for k := 0; ; k++ {
+		d := w.Deadline(1)
+		if !d.Running() || k == 3 {
+			t.Fatalf("n1's deadline at %v is %+v after %d intervals, want n5 suspected by the end of the second", w.Now(), d, k)
+		}
+		w.RunUntil(d.At)
+		if st, _ := w.Status(1); st.Suspect(5) {
+			t.Fatalf("n1 suspects n5 before its interval ends at %v: %+v", d.At, st)
+		}
+		w.RunUntil(d.At + time.Microsecond)
+		next := w.Deadline(1)
+		if !next.Running() || next.At <= d.At {
+			t.Fatalf("after n1's interval ending at %v the next deadline is %+v, want a new interval running", d.At, next)
+		}
+		if st, _ := w.Status(1); st.Suspect(5) {
+			break
+		}
+	}
+}
