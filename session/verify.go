@@ -335,24 +335,24 @@ func startBurst(cfg netsim.Config) int {
 
 func fmtUS(us int64) string { return (time.Duration(us) * time.Microsecond).String() }
 
-// pipe is the re-run's sink: it copies the world's events into batches and hands
-// them to the comparer in a goroutine of its own, so that encoding the events and
-// reading the file run beside the world, on another core when there is one. Between
-// syncs the comparer belongs to that goroutine; sync waits until it has caught up,
-// and then the caller may look at it. Once the comparison is decided the world is
-// halted: the re-run does not go on past the difference.
+// pipe is the re-run's sink: it encodes the world's events into chunks of lines, as
+// the recorder does, and hands them to the comparer in a goroutine of its own, so
+// that reading the file and comparing run beside the world, on another core when
+// there is one. Between syncs the comparer belongs to that goroutine; sync waits
+// until it has caught up, and then the caller may look at it. Once the comparison
+// is decided the world is halted: the re-run does not go on past the difference.
 type pipe struct {
 	cmp     *comparer
-	cur     *trace.Batch
-	work    chan *trace.Batch // batches to compare; nil asks for a sync
-	free    chan *trace.Batch
+	cur     []byte
+	work    chan []byte // chunks of lines to compare; nil asks for a sync
+	free    chan []byte
 	synced  chan struct{}
 	exited  chan struct{}
 	decided atomic.Bool // the comparer needs no more events
 }
 
 func newPipe(cmp *comparer) *pipe {
-	return &pipe{cmp: cmp, cur: trace.NewBatch(), work: make(chan *trace.Batch, 4), free: make(chan *trace.Batch, 4),
+	return &pipe{cmp: cmp, cur: trace.NewChunk(), work: make(chan []byte, 4), free: make(chan []byte, 4),
 		synced: make(chan struct{}), exited: make(chan struct{})}
 }
 
@@ -364,7 +364,8 @@ func (p *pipe) Record(e *trace.Event) {
 	if p.decided.Load() {
 		return
 	}
-	if p.cur.Add(e) {
+	p.cur = trace.AppendLine(p.cur, e)
+	if len(p.cur) >= trace.ChunkBytes {
 		p.send()
 	}
 }
@@ -374,14 +375,14 @@ func (p *pipe) send() {
 	select {
 	case p.cur = <-p.free:
 	default:
-		p.cur = trace.NewBatch()
+		p.cur = trace.NewChunk()
 	}
 }
 
-// sync hands over what is batched and waits until the comparer has seen it all. It
+// sync hands over what is encoded and waits until the comparer has seen it all. It
 // returns true, to be used in a loop condition.
 func (p *pipe) sync() bool {
-	if len(p.cur.Events()) > 0 {
+	if len(p.cur) > 0 {
 		p.send()
 	}
 	p.work <- nil
@@ -391,22 +392,18 @@ func (p *pipe) sync() bool {
 
 func (p *pipe) run(halt func()) {
 	defer close(p.exited)
-	for b := range p.work {
-		if b == nil {
+	for chunk := range p.work {
+		if chunk == nil {
 			p.synced <- struct{}{}
 			continue
 		}
-		evs := b.Events()
-		for i := range evs {
-			p.cmp.Record(&evs[i])
-		}
+		p.cmp.compare(chunk)
 		if p.cmp.decided() && !p.decided.Load() {
 			p.decided.Store(true)
 			halt()
 		}
-		b.Reset()
 		select {
-		case p.free <- b:
+		case p.free <- chunk[:0]:
 		default:
 		}
 	}
@@ -418,13 +415,12 @@ func (p *pipe) close() {
 	<-p.exited
 }
 
-// comparer is a sink that checks each event of the re-run against the next line of
-// the file.
+// comparer checks the re-run's event lines against the file's, as bytes: neither
+// side is decoded.
 type comparer struct {
 	rd    *traceFile
 	want  int // events in the file
 	n     int // lines matched so far
-	buf   []byte
 	diff  bool
 	rec   []byte // the recorded line not matched yet (when have), or the one that differs
 	have  bool
@@ -456,6 +452,8 @@ func (c *comparer) decided() bool { return c.err != nil || c.next != nil || c.ex
 func (c *comparer) differs() bool { return c.diff || c.extra != nil || c.err != nil }
 
 // peek is the next recorded line that the re-run has not matched yet; nil if none.
+// It is the reader's own buffer, valid until the reader reads on, which it does only
+// once this line is matched.
 func (c *comparer) peek() []byte {
 	if c.n >= c.want || c.diff {
 		return nil
@@ -466,47 +464,58 @@ func (c *comparer) peek() []byte {
 			c.err = err
 			return nil
 		}
-		c.rec, c.have = append(c.rec[:0], line...), true
+		c.rec, c.have = line, true
 	}
 	return c.rec
 }
 
-// Record compares e with the next recorded line. Once the comparison is decided (a
-// difference and the line after it, or the file's end and one event past it), it
-// does no more work: the events the world makes until it stops are not encoded.
-func (c *comparer) Record(e *trace.Event) {
+// compare checks a chunk of the re-run's lines, in order, against the file's next
+// lines. Once the comparison is decided (a difference and the line after it, or the
+// file's end and one event past it), the rest of the chunk is not looked at.
+func (c *comparer) compare(chunk []byte) {
+	for len(chunk) > 0 && !c.decided() {
+		if rec := c.peek(); rec != nil && len(chunk) > len(rec) && chunk[len(rec)] == '\n' && bytes.Equal(chunk[:len(rec)], rec) {
+			// The common case: the re-run's next line is the recorded one.
+			chunk = chunk[len(rec)+1:]
+			c.have = false
+			c.n++
+			continue
+		}
+		i := bytes.IndexByte(chunk, '\n')
+		if i < 0 {
+			i = len(chunk) // not written by AppendLine, which ends every line
+		}
+		c.line(chunk[:i])
+		chunk = chunk[min(i+1, len(chunk)):]
+	}
+}
+
+// line takes one of the re-run's lines that is not simply the next recorded one.
+func (c *comparer) line(line []byte) {
 	switch {
 	case c.err != nil:
 		return
 	case c.diff:
 		if c.next == nil {
-			c.next = lineOf(e)
+			c.next = bytes.Clone(line)
 		}
 		return
 	case c.n >= c.want:
 		if c.extra == nil {
-			c.extra = lineOf(e)
+			c.extra = bytes.Clone(line)
 		}
 		return
 	}
-	c.buf = trace.AppendLine(c.buf[:0], e)
-	line := c.buf[:len(c.buf)-1]
 	rec := c.peek()
 	if rec == nil {
 		return
 	}
 	if !bytes.Equal(rec, line) {
-		c.diff, c.got = true, append([]byte(nil), line...)
+		c.diff, c.got = true, bytes.Clone(line)
 		return
 	}
 	c.have = false
 	c.n++
-}
-
-// lineOf is e's line, without its newline.
-func lineOf(e *trace.Event) []byte {
-	b := trace.AppendLine(nil, e)
-	return b[:len(b)-1]
 }
 
 func (c *comparer) verdict(path string, n int, end *trace.End, truncated bool, endErr *trace.EndError, hash string, lastT int64, opts VerifyOptions) *Verdict {

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -178,31 +177,33 @@ const digitPairs = "00010203040506070809" + "10111213141516171819" + "2021222324
 	"70717273747576777879" + "80818283848586878889" + "90919293949596979899"
 
 // appendUint is strconv.AppendUint(b, v, 10) without its generality: it runs
-// several times per event. It writes the digits in place, from the last.
+// several times per event. Most values (ids, stamps, small counters) have one or two
+// digits; longer ones are written from the last digit into a buffer on the stack,
+// two at a time, and appended at once.
 func appendUint(b []byte, v uint64) []byte {
 	if v < 10 {
 		return append(b, byte('0'+v))
 	}
-	n := 2
-	for x := v / 100; x > 0; x /= 10 {
-		n++
+	if v < 100 {
+		return append(b, digitPairs[2*v], digitPairs[2*v+1])
 	}
-	l := len(b)
-	b = slices.Grow(b, n)[:l+n]
-	i := l + n
+	var d [20]byte
+	i := len(d)
 	for v >= 100 {
 		q := v / 100
 		j := (v - q*100) * 2
 		i -= 2
-		b[i], b[i+1] = digitPairs[j], digitPairs[j+1]
+		d[i], d[i+1] = digitPairs[j], digitPairs[j+1]
 		v = q
 	}
 	if v >= 10 {
-		b[i-2], b[i-1] = digitPairs[2*v], digitPairs[2*v+1]
+		i -= 2
+		d[i], d[i+1] = digitPairs[2*v], digitPairs[2*v+1]
 	} else {
-		b[i-1] = byte('0' + v)
+		i--
+		d[i] = byte('0' + v)
 	}
-	return b
+	return append(b, d[i:]...)
 }
 
 // appendInt is strconv.AppendInt(b, v, 10).

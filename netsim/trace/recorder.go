@@ -8,8 +8,6 @@ import (
 	"io"
 	"sync"
 	"time"
-
-	"github.com/clusterlab/clusterlab/node"
 )
 
 // Sink receives the world's events as they happen. The event, and what it points to
@@ -111,22 +109,24 @@ func (h *Hasher) Sum() string {
 // Count is the number of events hashed.
 func (h *Hasher) Count() uint64 { return h.n }
 
-// Recorder writes a trace file as it happens. Record only copies the event into a
-// batch, in the caller's goroutine; full batches go to a writer goroutine that
-// encodes, hashes and writes them, so the lines, the hash and the file cost the run
-// little while a core is free. It flushes at least every 100 ms of wall time (the
-// only place clusterlab reads the wall clock, and it decides nothing about the run)
-// and on End and Close, so a killed process leaves every full line on disk.
+// Recorder writes a trace file as it happens. Record encodes the event into a chunk
+// of lines, in the caller's goroutine: that costs less than copying the event for
+// another goroutine to encode, and leaves nothing that points into the world. Full
+// chunks go to a writer goroutine that hashes and writes them, so the hash and the
+// file cost the run little while a core is free. It flushes at least every 100 ms
+// of wall time (the only place clusterlab reads the wall clock, and it decides
+// nothing about the run) and on End and Close, so a killed process leaves every
+// full line on disk.
 type Recorder struct {
 	mu     sync.Mutex // guards cur, n, closed, ended, final, and the order of ops
-	cur    *Batch     // events not yet handed to the writer
+	cur    []byte     // encoded lines not yet handed to the writer
 	n      uint64
 	closed bool
 	ended  bool
 	final  string // the hash once closed
 
 	ops     chan recOp
-	free    chan *Batch
+	free    chan []byte
 	stop    chan struct{}
 	written chan struct{} // the writer goroutine ended
 	ticked  chan struct{} // the flusher goroutine ended
@@ -138,76 +138,33 @@ type Recorder struct {
 	w    io.Writer
 	c    io.Closer
 	hash *Hasher
-	line []byte // the encoded lines of a batch
 }
 
 // recOp is one piece of work for the writer goroutine, done in order.
 type recOp struct {
-	events *Batch      // events to encode, hash and write
-	data   []byte      // a line to write only (the end record), not hashed
-	flush  bool        // push everything to the file, through a compressor
-	sum    chan string // answer with the hash so far
-	done   chan error  // answer when done, with the first error so far
+	lines []byte      // whole event lines to hash and write
+	data  []byte      // a line to write only (the end record), not hashed
+	flush bool        // push everything to the file, through a compressor
+	sum   chan string // answer with the hash so far
+	done  chan error  // answer when done, with the first error so far
 }
 
-// Batch holds copies of events, with what they point to, for a goroutine other
-// than the world's: the recorder's writer encodes them, verify's comparer checks
-// them. Copying an event costs the world far less than encoding it.
-type Batch struct {
-	evs  []Event
-	msgs []node.Message // the events' messages, by index (evs[i].Msg points here)
-	oks  []bool         // likewise for OK
-}
+// ChunkBytes is about how many bytes of lines a Recorder, or another sink that hands
+// encoded lines to a goroutine of its own (verify's), gathers before it hands them
+// over: enough that handing over costs nothing per event, little enough to stay in
+// the cache.
+const ChunkBytes = 64 << 10
 
-// batchEvents is how many events a Batch holds.
-const batchEvents = 512
-
-// NewBatch makes an empty batch.
-func NewBatch() *Batch {
-	return &Batch{evs: make([]Event, 0, batchEvents), msgs: make([]node.Message, batchEvents), oks: make([]bool, batchEvents)}
-}
-
-// Add copies e, and what it points to, into the batch, and reports whether the
-// batch is now full. A status and groups are copied to the heap; they are rare.
-func (b *Batch) Add(e *Event) bool {
-	i := len(b.evs)
-	b.evs = append(b.evs, *e)
-	c := &b.evs[i]
-	if e.Msg != nil {
-		b.msgs[i] = *e.Msg
-		c.Msg = &b.msgs[i]
-	}
-	if e.OK != nil {
-		b.oks[i] = *e.OK
-		c.OK = &b.oks[i]
-	}
-	if e.Status != nil {
-		st := e.Status.Clone()
-		c.Status = &st
-	}
-	if e.Groups != nil {
-		c.Groups = make([][]node.ID, len(e.Groups))
-		for j, g := range e.Groups {
-			if g != nil {
-				c.Groups[j] = append(make([]node.ID, 0, len(g)), g...)
-			}
-		}
-	}
-	return len(b.evs) == cap(b.evs)
-}
-
-// Events are the copies, in the order they were added.
-func (b *Batch) Events() []Event { return b.evs }
-
-// Reset empties the batch, keeping its memory.
-func (b *Batch) Reset() { b.evs = b.evs[:0] }
+// NewChunk is an empty chunk of lines, with room for ChunkBytes and a last line
+// past it.
+func NewChunk() []byte { return make([]byte, 0, ChunkBytes+4<<10) }
 
 // NewRecorder writes h and starts the writer and the flusher. If w is an io.Closer,
 // Close closes it.
 func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 	h.Format, h.Version = Format, Version
-	r := &Recorder{w: w, hash: NewHasher(), cur: NewBatch(),
-		ops: make(chan recOp, 4), free: make(chan *Batch, 4),
+	r := &Recorder{w: w, hash: NewHasher(), cur: NewChunk(),
+		ops: make(chan recOp, 4), free: make(chan []byte, 4),
 		stop: make(chan struct{}), written: make(chan struct{}), ticked: make(chan struct{})}
 	if c, ok := w.(io.Closer); ok {
 		r.c = c
@@ -253,16 +210,11 @@ func (r *Recorder) flushUnder() error {
 func (r *Recorder) writer() {
 	defer close(r.written)
 	for op := range r.ops {
-		if op.events != nil {
-			r.line = r.line[:0]
-			for i := range op.events.evs {
-				r.line = AppendLine(r.line, &op.events.evs[i])
-			}
-			r.hash.write(r.line)
-			r.write(r.line)
-			op.events.Reset()
+		if op.lines != nil {
+			r.hash.write(op.lines)
+			r.write(op.lines)
 			select {
-			case r.free <- op.events:
+			case r.free <- op.lines[:0]:
 			default:
 			}
 		}
@@ -289,16 +241,16 @@ func (r *Recorder) write(p []byte) {
 	}
 }
 
-// handoff gives the batched events to the writer. Call with mu held.
+// handoff gives the encoded lines to the writer. Call with mu held.
 func (r *Recorder) handoff() {
-	if len(r.cur.evs) == 0 {
+	if len(r.cur) == 0 {
 		return
 	}
-	r.ops <- recOp{events: r.cur}
+	r.ops <- recOp{lines: r.cur}
 	select {
 	case r.cur = <-r.free:
 	default:
-		r.cur = NewBatch()
+		r.cur = NewChunk()
 	}
 }
 
@@ -337,7 +289,8 @@ func (r *Recorder) Record(e *Event) {
 		return
 	}
 	r.n++
-	if r.cur.Add(e) {
+	r.cur = AppendLine(r.cur, e)
+	if len(r.cur) >= ChunkBytes {
 		r.handoff()
 	}
 }
