@@ -178,7 +178,7 @@ func (c presetsCmd) Run() error {
 		}
 		if c.Notes {
 			if s.Source != "" {
-				fmt.Printf("%-26s %s\n", name, s.Source)
+				fmt.Printf("%-26s %s\n", name, ui.Phrase(s.Source))
 			}
 			continue
 		}
@@ -208,10 +208,21 @@ func (algosCmd) Run() error {
 		fam := ui.Family(string(s.Family))
 		fw := 9 + len(fam) - len([]rune(fam)) // fmt pads bytes; eleição is 7 runes, 8 bytes
 		fmt.Printf("%-14s %-*s %s\n", s.Name, fw, fam, ui.Algo(s.Name, s.Description))
-		fmt.Printf("%-14s %-9s %s\n", "", "", ui.F("algos.source", s.Source, strings.Join(s.Messages, ", ")))
+		msgs := strings.Join(s.Messages, ", ")
+		if msgs == "" {
+			msgs = ui.T("algos.nomessages")
+		}
+		fmt.Printf("%-14s %-9s %s\n", "", "", ui.F("algos.source", ui.Phrase(s.Source), msgs))
 		for _, p := range s.Params {
-			doc := p.Doc
-			if r := p.Range(); r != "" {
+			doc := ui.Phrase(p.Doc)
+			if lo, hi, ok := p.Bounds(); ok {
+				r := ui.F("algos.range", lo, hi)
+				if hi == "" {
+					r = ui.F("algos.atleast", lo)
+				}
+				if p.Unit != "" {
+					r += " " + ui.Phrase(p.Unit)
+				}
 				doc += " (" + r + ")"
 			}
 			fmt.Printf("%-14s %-9s   %s = %q: %s\n", "", "", p.Name, p.Default, doc)

@@ -45,17 +45,41 @@ const MaxDuration = time.Hour
 // 10000 per second" or "0s to 1h"; "" for a parameter of another kind (its
 // Default tells which).
 func (p Param) Range() string {
-	if _, err := strconv.ParseFloat(p.Default, 64); err == nil {
-		return p.rangeText(false)
+	lo, hi, ok := p.Bounds()
+	if !ok {
+		return ""
 	}
-	if _, err := time.ParseDuration(p.Default); err == nil {
-		return p.rangeText(true)
-	}
-	return ""
+	return p.rangeText(lo, hi)
 }
 
-func (p Param) rangeText(duration bool) string {
-	lo, hi := p.Min, p.Max
+func (p Param) rangeText(lo, hi string) string {
+	r := lo + " to " + hi
+	if hi == "" {
+		r = "at least " + lo
+	}
+	if p.Unit != "" {
+		r += " " + p.Unit
+	}
+	return r
+}
+
+// Bounds are the range Range describes, for a caller that words it in another
+// language: the lowest value, the highest ("" when there is none), and false for a
+// parameter that is neither a number nor a duration (its Default tells which).
+func (p Param) Bounds() (lo, hi string, ok bool) {
+	if _, err := strconv.ParseFloat(p.Default, 64); err == nil {
+		lo, hi = p.bounds(false)
+		return lo, hi, true
+	}
+	if _, err := time.ParseDuration(p.Default); err == nil {
+		lo, hi = p.bounds(true)
+		return lo, hi, true
+	}
+	return "", "", false
+}
+
+func (p Param) bounds(duration bool) (lo, hi string) {
+	lo, hi = p.Min, p.Max
 	switch {
 	case lo == "" && duration:
 		lo = "0s"
@@ -65,14 +89,7 @@ func (p Param) rangeText(duration bool) string {
 	if hi == "" && duration {
 		hi = "1h"
 	}
-	r := lo + " to " + hi
-	if hi == "" {
-		r = "at least " + lo
-	}
-	if p.Unit != "" {
-		r += " " + p.Unit
-	}
-	return r
+	return lo, hi
 }
 
 // Spec describes one algorithm.
@@ -244,7 +261,7 @@ func (p Params) outside(name string, v any, duration bool) error {
 	if f, ok := v.(float64); ok {
 		found = strings.Replace(strconv.FormatFloat(f, 'g', -1, 64), "e+", "e", 1) // 1e12, as written
 	}
-	return &ParamError{name, fmt.Sprintf("found %s = %s, expected %s", name, found, decl.rangeText(duration))}
+	return &ParamError{name, fmt.Sprintf("found %s = %s, expected %s", name, found, decl.rangeText(decl.bounds(duration)))}
 }
 
 // inRange checks a number against the parameter's Min (0 if unset) and Max.

@@ -102,26 +102,7 @@ func (w Window) IDs(ids []node.ID) []node.ID {
 }
 
 // Describe says what the window selects, for people.
-func (w Window) Describe() string {
-	if w.Whole() {
-		return "the whole trace"
-	}
-	var parts []string
-	if w.From > 0 || w.To != math.MaxInt64 {
-		to := "the end"
-		if w.To != math.MaxInt64 {
-			to = fmtT(w.To)
-		}
-		parts = append(parts, fmtT(max(w.From, 0))+" to "+to)
-	}
-	if w.FirstSeq != 0 || w.LastSeq != 0 {
-		parts = append(parts, fmt.Sprintf("events %d to %d", w.FirstSeq, w.LastSeq))
-	}
-	if w.Nodes != nil {
-		parts = append(parts, "nodes "+joinIDs(w.Nodes, ", "))
-	}
-	return strings.Join(parts, ", ")
-}
+func (w Window) Describe() string { return w.describeIn(lang.En) }
 
 // Flags are the export command's options as typed, before checking.
 type Flags struct {

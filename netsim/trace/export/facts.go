@@ -1,11 +1,11 @@
 package export
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -23,30 +23,7 @@ func isFault(e *trace.Event) bool {
 }
 
 // faultText describes a fault for people, without its time.
-func faultText(e *trace.Event) string {
-	switch e.Ev {
-	case trace.Crash:
-		return "crash " + e.Node.String()
-	case trace.Recover:
-		return fmt.Sprintf("recover %v (incarnation %d)", e.Node, e.Inc)
-	case trace.Partition:
-		return "partition " + groupsText(e.Groups)
-	case trace.Heal:
-		return "heal"
-	case trace.Cut:
-		return fmt.Sprintf("cut %v→%v", e.From, e.To)
-	case trace.Isolate:
-		return "isolate " + e.Node.String()
-	case trace.GST:
-		return "GST"
-	case trace.Knob:
-		if e.Node != node.None {
-			return fmt.Sprintf("%s %v ×%s", e.Name, e.Node, e.Value)
-		}
-		return fmt.Sprintf("set %s %s", e.Name, e.Value)
-	}
-	return e.Ev
-}
+func faultText(e *trace.Event) string { return faultTextIn(lang.En, e) }
 
 // groupsText renders partition groups as "n1 n2 | n3 n4 n5".
 func groupsText(groups [][]node.ID) string {
@@ -146,26 +123,6 @@ type leaderChange struct {
 	Leader  node.ID
 	Nodes   []node.ID
 	From    []node.ID // each node's previous leader
-}
-
-func (c *leaderChange) text() string {
-	c = c.sorted()
-	var who string
-	if len(c.Nodes) == 1 && c.Nodes[0] == c.Leader {
-		who = c.Leader.String() + " leads"
-	} else {
-		who = joinIDs(c.Nodes, " ") + " → leader " + c.Leader.String()
-	}
-	var from []string
-	for i, f := range c.From {
-		if f != node.None && (i == 0 || f != c.From[i-1]) {
-			from = append(from, f.String())
-		}
-	}
-	if len(from) > 0 {
-		who += " (was " + strings.Join(from, ", ") + ")"
-	}
-	return who
 }
 
 // sorted is c with its nodes in id order.

@@ -238,7 +238,7 @@ func gather(t *trace.Trace, w Window) *report {
 			run.From = append(run.From, oldLeader)
 		case isFault(e):
 			flush()
-			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: e.Ev, text: faultText(e)})
+			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: e.Ev, text: faultTextIn(r.l, e)})
 		case e.Ev == trace.Marker:
 			flush()
 			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: "marker", text: e.Text})
@@ -286,7 +286,7 @@ func (r *report) write(b *bufio.Writer) {
 	p("| %s | %s (%s) |\n", r.T("md.algorithm"), mdText(info.Algorithm), mdText(r.l.Family(info.Family)))
 	p("| %s | %d |\n", r.T("md.seed"), t.Header.Seed)
 	p("| %s | %d: %s ("+r.T("md.topology")+") |\n", r.T("md.nodes"), len(info.IDs), joinIDs(info.IDs, " "), mdText(info.Topology))
-	p("| %s | %s |\n", r.T("md.network"), mdText(networkText(info)))
+	p("| %s | %s |\n", r.T("md.network"), mdText(networkText(r.l, info)))
 	p("| %s | %d %s", r.T("md.recording"), len(t.Events), r.T("md.events"))
 	if n := len(t.Events); n > 0 {
 		p(r.T("md.span"), fmtT(t.Events[0].T), fmtT(t.Events[n-1].T))
@@ -305,7 +305,7 @@ func (r *report) write(b *bufio.Writer) {
 	if t.Truncated {
 		p("| %s | %s |\n", r.T("md.note"), r.T("md.truncated"))
 	}
-	p("| %s | %s: %d %s", r.T("md.thisreport"), mdText(r.w.Describe()), r.events, r.T("md.events"))
+	p("| %s | %s: %d %s", r.T("md.thisreport"), mdText(r.w.describeIn(r.l)), r.events, r.T("md.events"))
 	if r.first >= 0 {
 		p(r.T("md.span"), fmtT(r.first), fmtT(r.last))
 	}
@@ -328,7 +328,7 @@ func (r *report) write(b *bufio.Writer) {
 				text = r.T("md.marker") + ": " + oneLine(r.l.Marker(row.text))
 			}
 			if c := row.leader; c != nil {
-				text = r.T("md.leaderchange") + ": " + c.text()
+				text = r.T("md.leaderchange") + ": " + c.textIn(r.l)
 				if c.Last > c.T {
 					text += r.F("md.until", fmtT(c.Last))
 				}
@@ -388,8 +388,11 @@ func (r *report) write(b *bufio.Writer) {
 	r.writeFinal(p)
 
 	if r.split {
-		p("## "+r.T("md.h.diagram")+"\n\nAll of %s, in %s of at most %d characters each (Mermaid's limit), in time order; the numbering goes on from one to the next.\n",
-			mdText(r.w.Describe()), plural(len(r.parts), "diagram"), MermaidMaxText)
+		diagrams := r.F("md.diagrams.many", len(r.parts))
+		if len(r.parts) == 1 {
+			diagrams = r.T("md.diagrams.one")
+		}
+		p("## %s\n\n%s\n", r.T("md.h.diagram"), r.F("md.split", mdText(r.w.describeIn(r.l)), diagrams, MermaidMaxText))
 		for _, d := range r.parts {
 			p("\n```mermaid\n%s```\n", d)
 		}
@@ -421,11 +424,11 @@ func (r *report) writeMessages(p func(string, ...any)) {
 	p("| %s | %s | %s | %s |", r.T("md.col.type"), r.T("sim.col.sent"), r.T("sim.col.delivered"), r.T("sim.col.dropped"))
 	sep := "|---|---:|---:|---:|"
 	for _, reason := range r.reasons {
-		p(" %s |", reason)
+		p(" %s |", r.l.Word(reason))
 		sep += "---:|"
 	}
 	if dups {
-		p(" duplicates delivered |")
+		p(" %s |", r.T("md.col.dups"))
 		sep += "---:|"
 	}
 	p("\n%s\n", sep)
@@ -463,9 +466,9 @@ func (r *report) writeMessages(p func(string, ...any)) {
 		var parts []string
 		for _, reason := range r.reasons {
 			if m, ok := reasonMeaning[reason]; ok {
-				parts = append(parts, reason+": "+r.Or("md.reason."+reason, m))
+				parts = append(parts, r.l.Word(reason)+": "+r.Or("md.reason."+reason, m))
 			} else {
-				parts = append(parts, reason)
+				parts = append(parts, r.l.Word(reason))
 			}
 		}
 		p(r.T("md.droppedbecause")+"\n", strings.Join(parts, "; "))
@@ -498,19 +501,19 @@ func (r *report) textbook() (per string, formula string, value float64, ok bool)
 	n := float64(len(info.IDs))
 	switch info.Algorithm {
 	case "ring":
-		return "election", "3N−1 (one initiator)", 3*n - 1, true
+		return "election", r.l.Phrase("3N−1 (one initiator)"), 3*n - 1, true
 	case "ricart":
 		return "entry", "2(N−1)", 2 * (n - 1), true
 	case "lamport":
 		return "entry", "3(N−1)", 3 * (n - 1), true
 	case "central":
-		return "entry", "3: REQUEST, GRANT, RELEASE (none when the coordinator itself enters)", 3, true
+		return "entry", r.l.Phrase("3: REQUEST, GRANT, RELEASE (none when the coordinator itself enters)"), 3, true
 	case "maekawa":
 		if r.entries == 0 {
 			return "entry", "3(|V|−1)", 0, false
 		}
 		v := float64(r.entrySetSum) / float64(r.entries)
-		return "entry", fmt.Sprintf("3(|V|−1), |V| = %s on average over the entries", trimFloat(v)), 3 * (v - 1), true
+		return "entry", r.F("md.tb.maekawa", trimFloat(v)), 3 * (v - 1), true
 	}
 	return "", "", 0, false
 }
@@ -657,7 +660,7 @@ func (r *report) diagramWindow() (Window, string) {
 		}
 	}
 	if len(msgs) <= DiagramMessages {
-		return w, fmt.Sprintf("All %d messages of %s.", len(msgs), mdText(w.Describe()))
+		return w, r.F("md.dw.all", len(msgs), mdText(w.describeIn(r.l)))
 	}
 	lo := 0
 	var what string
@@ -665,11 +668,11 @@ func (r *report) diagramWindow() (Window, string) {
 		p, _ := slices.BinarySearch(msgs, anchor)
 		lo = min(max(p-DiagramMessages/4, 0), len(msgs)-DiagramMessages)
 		a := &evs[anchor]
-		name := faultText(a)
+		name := faultTextIn(r.l, a)
 		if a.Ev == trace.Alert {
-			name = "alert " + a.Kind
+			name = r.F("md.dw.alert", r.alertName(a.Kind))
 		}
-		what = fmt.Sprintf("The %d messages around the first alert or fault (%s at %s)", DiagramMessages, mdText(name), fmtT(a.T))
+		what = r.F("md.dw.around", DiagramMessages, mdText(name), fmtT(a.T))
 	} else {
 		best := int64(math.MaxInt64)
 		for j := 0; j+DiagramMessages <= len(msgs); j++ {
@@ -677,28 +680,11 @@ func (r *report) diagramWindow() (Window, string) {
 				best, lo = span, j
 			}
 		}
-		what = fmt.Sprintf("The busiest %d messages in a row (no alert or fault)", DiagramMessages)
+		what = r.F("md.dw.busiest", DiagramMessages)
 	}
 	first, last := &evs[msgs[lo]], &evs[msgs[lo+DiagramMessages-1]]
 	w.FirstSeq, w.LastSeq = first.Seq, last.Seq
-	return w, fmt.Sprintf("%s: %s to %s, of %d messages. Export any other window with `clusterlab export FILE --format mermaid --from T --to T`.",
-		what, fmtT(first.T), fmtT(last.T), len(msgs))
-}
-
-func networkText(info *trace.Info) string {
-	s := fmt.Sprintf("latency %s, loss %g, duplication %g, Δ %s", info.Latency, info.Loss, info.Dup, fmtT(info.Delta))
-	switch {
-	case info.GST == 0:
-		s += ", synchronous from the start (GST at 0s)"
-	case info.GST < 0:
-		s += ", never synchronous (no GST)"
-	default:
-		s += ", GST at " + fmtT(info.GST)
-		if info.PreLatency != "" {
-			s += fmt.Sprintf(" (before it: latency %s, loss %g)", info.PreLatency, info.PreLoss)
-		}
-	}
-	return s
+	return w, r.F("md.dw.window", what, fmtT(first.T), fmtT(last.T), len(msgs))
 }
 
 // mdText makes text safe in a Markdown table cell: one line, pipes and angle
@@ -711,14 +697,6 @@ func mdText(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	s = strings.ReplaceAll(s, "<", "&lt;")
 	return strings.ReplaceAll(s, ">", "&gt;")
-}
-
-// plural is "1 alert", "2 alerts".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // trimFloat renders x with at most two decimals and no trailing zeros.
@@ -758,7 +736,7 @@ func (r *report) writeFigures(p func(string, ...any)) {
 		if f.Bound == "max" {
 			v = r.F("md.atmost", v)
 		}
-		p("| %s | %s | %s | %s |\n", mdText(f.Metric), v, mdText(f.Label), mdText(f.Source))
+		p("| %s | %s | %s | %s |\n", mdText(f.Metric), v, mdText(r.l.Phrase(f.Label)), mdText(r.l.Phrase(f.Source)))
 	}
 	p("\n")
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/presets"
@@ -68,11 +69,14 @@ func (r *report) writeReproduce(p func(string, ...any)) {
 		p("%s\n\n", r.T("md.repro.partial"))
 		p("```sh\nclusterlab verify --partial %s\n```\n\n", shellQuote(file))
 	case r.userActs > 0 || t.End.Reason != trace.EndUntil:
-		why := plural(r.userActs, "user action") + " taken in the dashboard, recorded in the trace"
-		if r.userActs == 0 {
-			why = "an end of its own (" + endReasons[t.End.Reason] + ")"
+		why := r.F("md.repro.acts.many", r.userActs)
+		switch r.userActs {
+		case 0:
+			why = r.F("md.repro.ownend", r.Or("md.end."+t.End.Reason, endReasons[t.End.Reason]))
+		case 1:
+			why = r.T("md.repro.acts.one")
 		}
-		p("The run had %s; `verify` re-runs the scenario from the trace header with them and compares every event:\n\n", why)
+		p(r.T("md.repro.verify")+"\n\n", why)
 		p("```sh\nclusterlab verify %s\n```\n\n", shellQuote(file))
 	case name != "":
 		p(r.T("md.repro.preset")+"\n\n", mdText(name))
@@ -110,7 +114,7 @@ func (r *report) writeSettings(p func(string, ...any)) {
 			if v, ok := given[prm.Name]; ok {
 				rows = append(rows, row{prm.Name, valueText(v)})
 			} else {
-				rows = append(rows, row{prm.Name, prm.Default + " (default)"})
+				rows = append(rows, row{prm.Name, r.F("md.default", prm.Default)})
 			}
 		}
 	}
@@ -136,10 +140,10 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	p("| %s | |\n|---|---|\n", r.T("md.col.network"))
 	topo := info.Topology
 	if s != nil && s.Degree != 0 {
-		topo += fmt.Sprintf(", degree %d", s.Degree)
+		topo += r.F("md.degree", s.Degree)
 	}
 	if s != nil && len(s.Edges) > 0 {
-		topo += fmt.Sprintf(", %d edges", len(s.Edges))
+		topo += r.F("md.edges", len(s.Edges))
 	}
 	p("| %s | %s |\n", r.T("md.col.topology"), mdText(topo))
 	p("| %s | %s |\n", r.T("md.col.latency"), mdText(info.Latency))
@@ -152,17 +156,17 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	default:
 		p("| GST | %s |\n", fmtT(info.GST))
 		if info.PreLatency != "" {
-			p("| before GST | latency %s, loss %g |\n", mdText(info.PreLatency), info.PreLoss)
+			p("| %s | %s |\n", r.T("md.beforegst"), mdText(r.F("md.prenet", info.PreLatency, info.PreLoss)))
 		}
 	}
 	if s != nil {
 		for _, l := range s.Links {
 			b, _ := json.Marshal(l)
-			p("| link | %s |\n", mdText(jsonText(b)))
+			p("| %s | %s |\n", r.T("md.link"), mdText(jsonText(b)))
 		}
 		m := s.Monitors
 		b, _ := json.Marshal(m)
-		p("| monitors | %s |\n", mdText(jsonText(b)))
+		p("| %s | %s |\n", r.T("md.monitors"), mdText(jsonText(b)))
 	}
 	p("| %s | %s |\n\n", r.T("md.col.until"), fmtT(info.Until))
 }
@@ -211,7 +215,7 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 	}
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(r.alertKinds)) {
-		parts = append(parts, fmt.Sprintf("%s %d", k, r.alertKinds[k]))
+		parts = append(parts, fmt.Sprintf("%s %d", r.alertName(k), r.alertKinds[k]))
 	}
 	count := r.F("md.alerts.many", len(r.alerts))
 	if len(r.alerts) == 1 {
@@ -225,7 +229,7 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 	p("| %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---|\n", r.T("md.col.alert"), r.T("md.col.start"), r.T("md.col.end"), r.T("md.col.duration"), r.T("md.col.details"))
 	for i, a := range r.alerts {
 		if i == 50 {
-			p("| … | | | | %d more |\n", len(r.alerts)-i)
+			p("| … | | | | %s |\n", r.F("sim.more", len(r.alerts)-i))
 			break
 		}
 		details := r.l.Text(a.Text)
@@ -233,9 +237,9 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 			if c.Text != "" {
 				details += "; " + r.T("md.cleared") + " " + r.l.Text(c.Text)
 			}
-			p("| %s | %s | %s | %s | %s |\n", mdText(a.Kind), fmtT(a.T), fmtT(c.T), fmtT(c.T-a.T), mdText(details))
+			p("| %s | %s | %s | %s | %s |\n", mdText(r.alertName(a.Kind)), fmtT(a.T), fmtT(c.T), fmtT(c.T-a.T), mdText(details))
 		} else {
-			p("| %s | %s | "+r.T("md.notcleared")+" | "+r.T("md.atleast")+" | %s |\n", mdText(a.Kind), fmtT(a.T), fmtT(end), fmtT(end-a.T), mdText(details))
+			p("| %s | %s | "+r.T("md.notcleared")+" | "+r.T("md.atleast")+" | %s |\n", mdText(r.alertName(a.Kind)), fmtT(a.T), fmtT(end), fmtT(end-a.T), mdText(details))
 		}
 	}
 	p("\n")
@@ -257,7 +261,7 @@ func (r *report) writeFinal(p func(string, ...any)) {
 	}
 	var cols []col
 	if any(func(s *node.Status) bool { return s.Role != "" }) {
-		cols = append(cols, col{r.T("md.col.role"), "---", func(s *node.Status) string { return mdText(s.Role) }})
+		cols = append(cols, col{r.T("md.col.role"), "---", func(s *node.Status) string { return mdText(r.l.Word(s.Role)) }})
 	}
 	if family == "election" || any(func(s *node.Status) bool { return s.Leader != node.None }) {
 		cols = append(cols, col{r.T("md.col.leader"), "---", func(s *node.Status) string { return idText(s.Leader) }})
@@ -270,7 +274,7 @@ func (r *report) writeFinal(p func(string, ...any)) {
 			if s.CS == node.CSNone {
 				return ""
 			}
-			return s.CS.String()
+			return r.l.Word(s.CS.String())
 		}})
 	}
 	if family == "detector" || any(func(s *node.Status) bool { return len(s.Suspects) > 0 }) {
@@ -308,4 +312,13 @@ func (r *report) writeQuestions(p func(string, ...any)) {
 	for i, q := range s.Questions {
 		p("\n### "+r.T("md.question")+"\n\n%s\n\n**"+r.T("md.answer")+"**\n\n&nbsp;\n\n&nbsp;\n\n&nbsp;\n", i+1, mdText(q))
 	}
+}
+
+// alertName is an alert kind's name in the report's language ("divisão de
+// cérebro"); English shows the kind as scenarios write it ("split-brain").
+func (r *report) alertName(kind string) string {
+	if r.l == lang.En || r.l == "" {
+		return kind
+	}
+	return r.Or("alert."+kind, kind)
 }

@@ -1,0 +1,101 @@
+package export
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/clusterlab/clusterlab/lang"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// The md report speaks its reader's language; the other exports keep English (they
+// are data for other tools). The texts both need are written once, here, in l: the
+// English ones are these with lang.En.
+
+// describeIn says what the window selects, in l.
+func (w Window) describeIn(l lang.Lang) string {
+	if w.Whole() {
+		return l.T("md.window.whole")
+	}
+	var parts []string
+	if w.From > 0 || w.To != math.MaxInt64 {
+		to := l.T("md.window.end")
+		if w.To != math.MaxInt64 {
+			to = fmtT(w.To)
+		}
+		parts = append(parts, l.F("md.window.span", fmtT(max(w.From, 0)), to))
+	}
+	if w.FirstSeq != 0 || w.LastSeq != 0 {
+		parts = append(parts, l.F("md.window.events", w.FirstSeq, w.LastSeq))
+	}
+	if w.Nodes != nil {
+		parts = append(parts, l.F("md.window.nodes", joinIDs(w.Nodes, ", ")))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// faultTextIn describes a fault for people, without its time, in l.
+func faultTextIn(l lang.Lang, e *trace.Event) string {
+	switch e.Ev {
+	case trace.Crash:
+		return l.F("fault.crash", e.Node)
+	case trace.Recover:
+		return l.F("fault.recover", e.Node, e.Inc)
+	case trace.Partition:
+		return l.F("fault.partition", groupsText(e.Groups))
+	case trace.Heal:
+		return l.T("fault.heal")
+	case trace.Cut:
+		return l.F("fault.cut", e.From, e.To)
+	case trace.Isolate:
+		return l.F("fault.isolate", e.Node)
+	case trace.GST:
+		return "GST"
+	case trace.Knob:
+		if e.Node != node.None {
+			return fmt.Sprintf("%s %v ×%s", l.Or("fault.knob."+e.Name, e.Name), e.Node, e.Value)
+		}
+		return l.F("fault.set", e.Name, e.Value)
+	}
+	return e.Ev
+}
+
+// textIn is the leader change for people, in l: "n2 n3 → leader n3 (was n5)".
+func (c *leaderChange) textIn(l lang.Lang) string {
+	c = c.sorted()
+	var who string
+	if len(c.Nodes) == 1 && c.Nodes[0] == c.Leader {
+		who = l.F("md.lc.leads", c.Leader)
+	} else {
+		who = l.F("md.lc.to", joinIDs(c.Nodes, " "), c.Leader)
+	}
+	var from []string
+	for i, f := range c.From {
+		if f != node.None && (i == 0 || f != c.From[i-1]) {
+			from = append(from, f.String())
+		}
+	}
+	if len(from) > 0 {
+		who += l.F("md.lc.was", strings.Join(from, ", "))
+	}
+	return who
+}
+
+// networkText is the network of the run in one line, in l.
+func networkText(l lang.Lang, info *trace.Info) string {
+	s := l.F("md.net", info.Latency, info.Loss, info.Dup, fmtT(info.Delta))
+	switch {
+	case info.GST == 0:
+		s += l.T("md.net.sync")
+	case info.GST < 0:
+		s += l.T("md.net.never")
+	default:
+		s += l.F("md.net.gst", fmtT(info.GST))
+		if info.PreLatency != "" {
+			s += l.F("md.net.before", info.PreLatency, info.PreLoss)
+		}
+	}
+	return s
+}
