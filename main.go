@@ -382,6 +382,9 @@ func (c *exportCmd) Run() error {
 	if o.Cast.Render, err = tui.ReplayRenderer(len(t.Events), end, export.MarkTimes(t), c.View); err != nil {
 		return badInput(fmt.Errorf("--view: %v", err))
 	}
+	if o.Format == "cast" {
+		o.Cast.Render = withTimers(c.File, t, o.Cast.Render, os.Stderr)
+	}
 	o.TraceName, o.Lang = c.File, ui
 	// Render first, so that a refused export leaves no file behind.
 	var outs []string
@@ -437,6 +440,21 @@ func (c *exportCmd) Run() error {
 
 // exportError exits 2 on an export refused as asked (an empty window, a diagram
 // too big), 1 on anything else.
+// withTimers gives a cast's frames the timeout bars the live session drew, found by
+// re-running the recording (session.RerunTimers); a recording that is not what
+// its scenario gives is said so in one line on warn, and drawn without them.
+func withTimers(file string, t *trace.Trace, render export.RenderFunc, warn io.Writer) export.RenderFunc {
+	tm, err := session.TraceTimers(file, t)
+	if err != nil {
+		fmt.Fprintf(warn, "clusterlab: %v: the cast has no timeout bars\n", err)
+		return render
+	}
+	return func(s *trace.Snapshot, w, h int) string {
+		tm.Fill(s)
+		return render(s, w, h)
+	}
+}
+
 func exportError(err error) error {
 	var r *export.RefusedError
 	if errors.As(err, &r) {

@@ -42,13 +42,19 @@ type Replay struct {
 	done   chan struct{}
 	exited chan struct{}
 	once   sync.Once
+
+	// The timeout bars: the timers found by re-running the recording (RerunTimers)
+	// in the background, or why there are none (note, under mu).
+	timers    atomic.Pointer[Timers]
+	note      string
+	timersRan chan struct{}
 }
 
 // OpenReplay reads and checks a recording (see openTrace), then folds it into
 // checkpoints, paused at the start. Nothing is folded before the whole file has
 // passed the reader's checks.
 func OpenReplay(path string) (*Replay, error) {
-	r := &Replay{Name: path, paused: true, speed: 1, done: make(chan struct{}), exited: make(chan struct{})}
+	r := &Replay{Name: path, paused: true, speed: 1, done: make(chan struct{}), exited: make(chan struct{}), timersRan: make(chan struct{})}
 	tf, err := openTrace(path)
 	if err != nil {
 		return nil, err
@@ -86,7 +92,43 @@ func OpenReplay(path string) (*Replay, error) {
 	r.state = r.cps[0].Clone()
 	r.publish()
 	go r.loop()
+	go r.rerun()
 	return r, nil
+}
+
+// rerun finds the timers for the timeout bars by re-running the recording, beside
+// the playback, and shows them once it has them. A re-run that is not the
+// recording leaves the bars out and says why in Note.
+func (r *Replay) rerun() {
+	defer close(r.timersRan)
+	t, err := RerunTimers(r.Name, r.Header, len(r.lines), func(i int) []byte { return r.lines[i] }, r.done)
+	select {
+	case <-r.done:
+		return
+	default:
+	}
+	if err != nil {
+		r.mu.Lock()
+		r.note = err.Error() + ": no timeout bars"
+		r.mu.Unlock()
+		return
+	}
+	if t != nil {
+		r.timers.Store(t)
+		r.publish()
+	}
+}
+
+// TimersRan is closed once the re-run that finds the timeout bars is over (see
+// Note for how it went).
+func (r *Replay) TimersRan() <-chan struct{} { return r.timersRan }
+
+// Note is why the replay shows no timeout bars when the re-run of the recording
+// failed (one line), or "".
+func (r *Replay) Note() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.note
 }
 
 // Len is the number of events.
@@ -195,8 +237,9 @@ func (r *Replay) publish() {
 	r.mu.Lock()
 	s := r.state.Snapshot()
 	s.T = r.clock
+	r.timers.Load().Fill(s)
+	r.snap.Store(s) // under mu, so that a later picture is never replaced by an earlier one
 	r.mu.Unlock()
-	r.snap.Store(s)
 }
 
 const replayFrame = 33 * time.Millisecond
@@ -284,6 +327,7 @@ func (r *Replay) Close() error {
 	r.once.Do(func() {
 		close(r.done)
 		<-r.exited
+		<-r.timersRan
 	})
 	return nil
 }

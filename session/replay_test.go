@@ -38,6 +38,10 @@ func TestReplaySeek(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	<-r.TimersRan()
+	if r.timers.Load() == nil {
+		t.Fatalf("no timers for the bars: %s", r.Note())
+	}
 	if r.Len() < checkpointEvery+1000 {
 		t.Fatalf("only %d events: too few to cross checkpoints", r.Len())
 	}
@@ -49,6 +53,7 @@ func TestReplaySeek(t *testing.T) {
 			t.Fatalf("at %d, want %d", p, n)
 		}
 		got, want := r.Snapshot(), foldFresh(t, path, n)
+		r.timers.Load().Fill(want)
 		got.T, want.T = 0, 0
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("snapshot after seeking to event %d differs from a fresh fold", n)
@@ -87,6 +92,45 @@ func TestReplaySeek(t *testing.T) {
 // BenchmarkReplaySeek seeks to random places in a recording of about a million
 // events and reports the mean time per seek.
 func BenchmarkReplaySeek(b *testing.B) {
+	path := bigRecording(b)
+	r, err := OpenReplay(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	rng := rand.New(rand.NewPCG(3, 4))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.SeekTime(rng.Int64N(r.End()))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(r.Len()), "events")
+}
+
+// BenchmarkReplayTimers re-runs the recording of BenchmarkReplaySeek to find the
+// timeout bars, as a replay does beside its playback when it opens.
+func BenchmarkReplayTimers(b *testing.B) {
+	path := bigRecording(b)
+	tr, err := ReadTrace(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := make([][]byte, len(tr.Events))
+	for i := range tr.Events {
+		l := trace.AppendLine(nil, &tr.Events[i])
+		lines[i] = l[:len(l)-1]
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := RerunTimers(path, tr.Header, len(lines), func(i int) []byte { return lines[i] }, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(lines)), "events")
+}
+
+// bigRecording records dp-gst on 48 nodes for 24 s: about a million events.
+func bigRecording(b *testing.B) string {
 	path := filepath.Join(b.TempDir(), "big.jsonl")
 	s, cfg, err := Open(Source{Preset: "dp-gst"})
 	if err != nil {
@@ -103,16 +147,5 @@ func BenchmarkReplaySeek(b *testing.B) {
 	Run(cfg, 0, rec)
 	rec.Close()
 	os.WriteFile(path, buf.Bytes(), 0o644)
-	r, err := OpenReplay(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
-	rng := rand.New(rand.NewPCG(3, 4))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r.SeekTime(rng.Int64N(r.End()))
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(r.Len()), "events")
+	return path
 }

@@ -40,6 +40,13 @@ type Stopper interface {
 	Err() error
 }
 
+// Noter is a Controller with something to say once, in one line, that is not the
+// answer to a key: a replay whose re-run is not the recording, and so shows no
+// timeout bars, says so (session.Replay.Note). "" is nothing to say.
+type Noter interface {
+	Note() string
+}
+
 // Queuer is a Controller that can take an action without waiting for the
 // simulation to apply it: the dashboard then never waits on a busy world, and the
 // effect shows when the world gets to it.

@@ -93,6 +93,9 @@ const (
 	modeSelect         // `#`: select a node by any id
 )
 
+// noteFor is how long a controller's note (Noter) stays on the status line.
+const noteFor = 15 * time.Second
+
 // overFor is how long the banner says that an alert is over.
 const overFor = 4 * time.Second
 
@@ -134,6 +137,7 @@ type Model struct {
 	flash      string
 	flashBad   bool
 	flashUntil time.Time
+	noted      string // the controller's last note (Noter), said once
 
 	marks   []mark
 	latch   csLatch          // draws a critical section for at least csHold
@@ -245,6 +249,15 @@ func (m *Model) refresh() {
 	}
 	if wr, ok := m.c.(Writer); ok {
 		_, m.hs.written, m.hs.writing = wr.Writing()
+	}
+	if nt, ok := m.c.(Noter); ok {
+		if n := nt.Note(); n != m.noted {
+			m.noted = n
+			if n != "" {
+				m.say("✗ "+n, true)
+				m.flashUntil = time.Now().Add(noteFor)
+			}
+		}
 	}
 	if m.seek != nil {
 		m.rs.pull(m.seek)
