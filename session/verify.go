@@ -344,6 +344,7 @@ func fmtUS(us int64) string { return (time.Duration(us) * time.Microsecond).Stri
 type pipe struct {
 	cmp     *comparer
 	cur     []byte
+	enc     trace.Encoder
 	work    chan []byte // chunks of lines to compare; nil asks for a sync
 	free    chan []byte
 	synced  chan struct{}
@@ -364,7 +365,7 @@ func (p *pipe) Record(e *trace.Event) {
 	if p.decided.Load() {
 		return
 	}
-	p.cur = trace.AppendLine(p.cur, e)
+	p.cur = p.enc.Append(p.cur, e)
 	if len(p.cur) >= trace.ChunkBytes {
 		p.send()
 	}

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"math/bits"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -17,6 +19,71 @@ func AppendLine(b []byte, e *Event) []byte {
 	b = appendUint(b, e.Seq)
 	b = append(b, `,"t":`...)
 	b = appendInt(b, e.T)
+	return appendRest(b, e)
+}
+
+// Encoder writes the lines of a stream of events, each exactly as AppendLine does,
+// with less work: a line's seq is nearly always the last one's plus one, and its t
+// often the last one's, so it keeps both as text and edits or repeats that text
+// instead of writing the numbers anew. The zero Encoder is ready.
+type Encoder struct {
+	seq, t     decimal
+	lastSeq    uint64
+	lastT      int64
+	seqOK, tOK bool // seq and t hold the last line's
+}
+
+// decimal is a number's text, right-aligned in a buffer that fits any uint64 or
+// int64.
+type decimal struct {
+	d    [20]byte
+	from int
+}
+
+func (n *decimal) set(text []byte) { n.from = len(n.d) - copy(n.d[len(n.d)-len(text):], text) }
+
+func (n *decimal) text() []byte { return n.d[n.from:] }
+
+// increment adds one to a number that is not all nines at full width.
+func (n *decimal) increment() bool {
+	i := len(n.d) - 1
+	for i >= n.from && n.d[i] == '9' {
+		n.d[i] = '0'
+		i--
+	}
+	switch {
+	case i >= n.from:
+		n.d[i]++
+	case n.from > 0:
+		n.from--
+		n.d[n.from] = '1'
+	default:
+		return false
+	}
+	return true
+}
+
+// Append appends e's line, newline included.
+func (c *Encoder) Append(b []byte, e *Event) []byte {
+	b = append(b, `{"seq":`...)
+	if !c.seqOK || e.Seq != c.lastSeq+1 || e.Seq == 0 || !c.seq.increment() {
+		var tmp [20]byte
+		c.seq.set(appendUint(tmp[:0], e.Seq))
+		c.seqOK = true
+	}
+	c.lastSeq = e.Seq
+	b = append(append(b, c.seq.text()...), `,"t":`...)
+	if !c.tOK || e.T != c.lastT {
+		var tmp [20]byte
+		c.t.set(appendInt(tmp[:0], e.T))
+		c.lastT, c.tOK = e.T, true
+	}
+	b = append(b, c.t.text()...)
+	return appendRest(b, e)
+}
+
+// appendRest appends what follows e's seq and t.
+func appendRest(b []byte, e *Event) []byte {
 	b = appendKind(b, e.Ev)
 	b = appendID(b, `,"node":"n`, e.Node)
 	b = appendID(b, `,"from":"n`, e.From)
@@ -178,8 +245,8 @@ const digitPairs = "00010203040506070809" + "10111213141516171819" + "2021222324
 
 // appendUint is strconv.AppendUint(b, v, 10) without its generality: it runs
 // several times per event. Most values (ids, stamps, small counters) have one or two
-// digits; longer ones are written from the last digit into a buffer on the stack,
-// two at a time, and appended at once.
+// digits; longer ones are written in place, four digits at a time from the last,
+// once their length is known.
 func appendUint(b []byte, v uint64) []byte {
 	if v < 10 {
 		return append(b, byte('0'+v))
@@ -187,23 +254,55 @@ func appendUint(b []byte, v uint64) []byte {
 	if v < 100 {
 		return append(b, digitPairs[2*v], digitPairs[2*v+1])
 	}
-	var d [20]byte
-	i := len(d)
-	for v >= 100 {
+	n := decimalLen(v)
+	l := len(b)
+	if cap(b)-l < n {
+		b = slices.Grow(b, n)
+	}
+	b = b[:l+n]
+	d := b[l:]
+	i := n
+	for v >= 10000 {
+		q := v / 10000
+		r := v - q*10000
+		hi, lo := r/100, r%100
+		i -= 4
+		d[i], d[i+1], d[i+2], d[i+3] = digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1]
+		v = q
+	}
+	// 1 to 4 digits are left, at d[:i].
+	if v >= 100 {
 		q := v / 100
-		j := (v - q*100) * 2
+		r := v - q*100
 		i -= 2
-		d[i], d[i+1] = digitPairs[j], digitPairs[j+1]
+		d[i], d[i+1] = digitPairs[2*r], digitPairs[2*r+1]
 		v = q
 	}
 	if v >= 10 {
-		i -= 2
-		d[i], d[i+1] = digitPairs[2*v], digitPairs[2*v+1]
+		d[1], d[0] = digitPairs[2*v+1], digitPairs[2*v]
 	} else {
-		i--
-		d[i] = byte('0' + v)
+		d[0] = byte('0' + v)
 	}
-	return append(b, d[i:]...)
+	return b
+}
+
+// pow10 holds the powers of ten that fit in a uint64.
+var pow10 = func() (p [20]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// decimalLen is the number of decimal digits of v > 0: log10 estimated from its
+// bit length (1233/4096 is just above log10(2)), then corrected by one comparison.
+func decimalLen(v uint64) int {
+	t := bits.Len64(v) * 1233 >> 12
+	if v >= pow10[t] {
+		t++
+	}
+	return t
 }
 
 // appendInt is strconv.AppendInt(b, v, 10).

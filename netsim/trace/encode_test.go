@@ -3,6 +3,8 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -88,6 +90,42 @@ func TestEncoderMatchesJSON(t *testing.T) {
 	})
 }
 
+// TestStreamEncoderMatches holds Encoder to AppendLine on streams of events whose
+// seq and t mostly follow on (one more, the same) and sometimes jump, across every
+// change of length and sign and the ends of the ranges.
+func TestStreamEncoderMatches(t *testing.T) {
+	edges := []uint64{0, 1, 8, 9, 10, 98, 99, 100, 999, 9999, 99999, 1e18 - 1, 1e19 - 1, 1e19, math.MaxUint64 - 1, math.MaxUint64}
+	rapid.Check(t, func(t *rapid.T) {
+		var c Encoder
+		var got, want []byte
+		seq, tm := rapid.SampledFrom(edges).Draw(t, "seq0"), int64(rapid.SampledFrom(edges).Draw(t, "t0"))
+		for i := rapid.IntRange(1, 30).Draw(t, "n"); i > 0; i-- {
+			e := genEvent(t)
+			switch rapid.IntRange(0, 5).Draw(t, "seq-step") {
+			case 0:
+				seq = rapid.SampledFrom(edges).Draw(t, "seq")
+			case 1:
+				seq = rapid.Uint64().Draw(t, "seq")
+			default:
+				seq++
+			}
+			switch rapid.IntRange(0, 4).Draw(t, "t-step") {
+			case 0:
+				tm = int64(rapid.SampledFrom(edges).Draw(t, "t"))
+			case 1:
+				tm = rapid.Int64().Draw(t, "t")
+			case 2:
+				tm++
+			}
+			e.Seq, e.T = seq, tm
+			got, want = c.Append(got, e), AppendLine(want, e)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("stream encoder %s\nAppendLine     %s", got, want)
+			}
+		}
+	})
+}
+
 // FuzzEncoder holds the encoder to encoding/json on arbitrary strings.
 func FuzzEncoder(f *testing.F) {
 	f.Add("PING", "a<b>&\"c\\", uint64(1), int64(2))
@@ -109,9 +147,52 @@ func BenchmarkAppendLine(b *testing.B) {
 			buf = AppendLine(buf[:0], e)
 		}
 	})
+	// A recording's usual line: a send in a 16-process heartbeat run.
+	send := &Event{Seq: 41234, T: 8123456, Ev: Send, From: 12, To: 5, MID: 20345, Msg: &node.Message{Type: "HEARTBEAT", Stamp: 812}}
+	b.Run("send", func(b *testing.B) {
+		for b.Loop() {
+			buf = AppendLine(buf[:0], send)
+		}
+	})
+	b.Run("stream", func(b *testing.B) {
+		// What a recording does: seq one more each line, t the same every other line.
+		var c Encoder
+		for b.Loop() {
+			send.Seq++
+			send.T += int64(send.Seq & 1)
+			buf = c.Append(buf[:0], send)
+		}
+	})
 	b.Run("json", func(b *testing.B) {
 		for b.Loop() {
 			buf = append(buf[:0], marshalLine(b, e)...)
 		}
 	})
+}
+
+// TestAppendUintEdges checks the numbers at every change of length, where counting
+// digits could be off by one, against strconv.
+func TestAppendUintEdges(t *testing.T) {
+	vals := []uint64{0, math.MaxUint64, math.MaxUint64 - 1, 1 << 63}
+	for p := uint64(1); ; p *= 10 {
+		vals = append(vals, p-1, p, p+1)
+		if p > math.MaxUint64/10 {
+			break
+		}
+	}
+	for _, v := range vals {
+		if got, want := string(appendUint([]byte("x"), v)), "x"+strconv.FormatUint(v, 10); got != want {
+			t.Errorf("appendUint(%d) = %s, expected %s", v, got, want)
+		}
+		if v <= math.MaxInt64 {
+			for _, s := range []int64{int64(v), -int64(v)} {
+				if got, want := string(appendInt(nil, s)), strconv.FormatInt(s, 10); got != want {
+					t.Errorf("appendInt(%d) = %s, expected %s", s, got, want)
+				}
+			}
+		}
+	}
+	if got, want := string(appendInt(nil, math.MinInt64)), strconv.FormatInt(math.MinInt64, 10); got != want {
+		t.Errorf("appendInt(MinInt64) = %s, expected %s", got, want)
+	}
 }

@@ -29,6 +29,7 @@ type Sink interface {
 // goroutine ends by itself.
 type Hasher struct {
 	h     hash.Hash
+	enc   Encoder
 	n     uint64
 	buf   []byte        // lines not hashed yet
 	spare []byte        // the batch in flight, then the next buffer
@@ -43,7 +44,7 @@ func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
 
 // Record adds e.
 func (h *Hasher) Record(e *Event) {
-	h.buf = AppendLine(h.buf, e)
+	h.buf = h.enc.Append(h.buf, e)
 	h.n++
 	h.spill()
 }
@@ -118,8 +119,9 @@ func (h *Hasher) Count() uint64 { return h.n }
 // nothing about the run) and on End and Close, so a killed process leaves every
 // full line on disk.
 type Recorder struct {
-	mu     sync.Mutex // guards cur, n, closed, ended, final, and the order of ops
+	mu     sync.Mutex // guards cur, enc, n, closed, ended, final, and the order of ops
 	cur    []byte     // encoded lines not yet handed to the writer
+	enc    Encoder
 	n      uint64
 	closed bool
 	ended  bool
@@ -289,7 +291,7 @@ func (r *Recorder) Record(e *Event) {
 		return
 	}
 	r.n++
-	r.cur = AppendLine(r.cur, e)
+	r.cur = r.enc.Append(r.cur, e)
 	if len(r.cur) >= ChunkBytes {
 		r.handoff()
 	}
