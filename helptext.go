@@ -79,6 +79,7 @@ func helpPrinter(l lang.Lang) kong.HelpPrinter {
 		s = helpTitles.ReplaceAllStringFunc(s, func(m string) string {
 			return l.T("help." + strings.ToLower(strings.TrimSuffix(m, ":")))
 		})
+		s = l.Placeholders(s)
 		if _, werr := out.Write([]byte(s)); err == nil {
 			err = werr
 		}

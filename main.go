@@ -487,7 +487,7 @@ func main() {
 	}
 	ctx, err := parser.Parse(os.Args[1:])
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
+		fmt.Fprintf(os.Stderr, "clusterlab: %s\n", helpLang.ParseError(err.Error()))
 		os.Exit(2)
 	}
 	if ui, err = lang.Select(cli.Lang, os.Getenv); err != nil {
