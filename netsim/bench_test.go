@@ -14,7 +14,7 @@ import (
 	"github.com/clusterlab/clusterlab/node"
 )
 
-func heartbeatConfig(b *testing.B, n int) netsim.Config {
+func heartbeatConfig(b testing.TB, n int) netsim.Config {
 	ids := make([]node.ID, n)
 	for i := range ids {
 		ids[i] = node.ID(i + 1)

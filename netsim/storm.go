@@ -65,7 +65,7 @@ func (w *World) overflowed(active []*proc) bool {
 	shares := map[string]int{}
 	made := 0
 	for _, p := range active {
-		made += len(p.batch.Out) + len(p.batch.Effects)
+		made += p.batch.Made()
 		for i := range p.batch.Out {
 			o := &p.batch.Out[i]
 			it := p.batch.ItemOf(o)

@@ -899,6 +899,12 @@ func (w *World) outcome(p *proc, o *node.Outcome) {
 			w.push(qev{at: o.At, kind: qDeliver, local: true, to: int32(p.idx), from: int32(p.idx), inc: p.inc, msg: e.Msg})
 		case e.Kind == node.EffSend:
 			w.route(p, e.To, e.Msg)
+		case e.Kind == node.EffBroadcast:
+			for _, to := range w.cfg.IDs {
+				if to != p.id {
+					w.route(p, to, e.Msg)
+				}
+			}
 		case e.Kind == node.EffLog:
 			w.emit(trace.Event{Ev: trace.Log, Node: p.id, Text: e.Name})
 		}

@@ -82,7 +82,14 @@ type Batch struct {
 	Locals   []Item   // the events the process made for itself inside the window
 	Statuses []Status // the statuses outcomes changed to
 	Overflow bool
+	// Fanned counts the sends the batch's broadcasts stand for beyond their one
+	// effect each: they become as many pending events, and the budget counts them.
+	Fanned int
 }
+
+// Made is how much the batch made: its outcomes, and its effects with each
+// broadcast counted as the sends it stands for.
+func (b *Batch) Made() int { return len(b.Out) + len(b.Effects) + b.Fanned }
 
 // Shrink lets go of buffers far bigger than the batch just handled needed: a
 // process that broadcast to a thousand peers once (at Start) must not keep room for
@@ -193,6 +200,7 @@ func (r *Runner) run(b *Batch) {
 	clear(b.Statuses)
 	b.Statuses = b.Statuses[:0]
 	b.Overflow = false
+	b.Fanned = 0
 	r.env.SetSlow(b.Slow)
 	r.local = r.local[:0]
 	r.localSeq = localBase
@@ -230,7 +238,7 @@ func (r *Runner) spend(b *Batch, taken *int, least int) bool {
 	if b.Budget == nil {
 		return false
 	}
-	used := len(b.Out) + len(b.Effects) - *taken
+	used := b.Made() - *taken
 	if used < least {
 		return false
 	}
@@ -271,6 +279,9 @@ func (r *Runner) step(b *Batch, ref int32) {
 		e := &b.Effects[k]
 		var li Item
 		switch {
+		case e.Kind == EffBroadcast:
+			b.Fanned += r.env.Fanout() - 1
+			continue
 		case e.Kind == EffTimer && it.At+e.Delay < b.End:
 			li = Item{At: it.At + e.Delay, Ev: Event{Kind: Timer, Name: e.Name}, Gen: e.Gen, Timer: e.Timer}
 		case e.Kind == EffSend && e.To == r.id && it.At < b.End:

@@ -107,11 +107,7 @@ func (d *Heartbeat) Start(env *node.Env) {
 
 func (d *Heartbeat) beat(env *node.Env) {
 	d.seq++
-	for i, p := range d.procs {
-		if i != d.self {
-			env.Send(p, node.Message{Type: MsgHeartbeat, Stamp: d.seq})
-		}
-	}
+	env.Broadcast(node.Message{Type: MsgHeartbeat, Stamp: d.seq})
 	env.After(d.interval, TimerHeartbeat)
 }
 

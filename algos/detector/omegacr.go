@@ -117,11 +117,7 @@ func (o *OmegaCR) begin(env *node.Env) {
 // beat clears Candidates (keeping self), sends the heartbeats and restarts the timer.
 func (o *OmegaCR) beat(env *node.Env) {
 	o.cands = append(o.cands[:0], candidate{o.self, o.inc})
-	for _, p := range o.peers {
-		if p != o.self {
-			env.Send(p, node.Message{Type: MsgHeartbeat, Term: o.inc})
-		}
-	}
+	env.Broadcast(node.Message{Type: MsgHeartbeat, Term: o.inc})
 	env.After(o.interval, TimerHeartbeat)
 }
 
