@@ -130,7 +130,6 @@ func (e *Env) Broadcast(m Message) {
 // Fanout is how many messages a broadcast of this Env sends.
 func (e *Env) Fanout() int { return max(len(e.peers)-1, 0) }
 
-
 // After arms the timer called name to fire after d. Arming a timer that is already
 // armed replaces it.
 func (e *Env) After(d time.Duration, name string) { e.arm(e.stretch(d), name) }
