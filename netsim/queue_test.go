@@ -49,6 +49,17 @@ func TestQueueOrder(t *testing.T) {
 				e.msg.List = node.IDList("1,2,3")[:1+2*r.IntN(2)]
 			case 2:
 				e.local = true
+			case 3:
+				// A broadcast: one message to several processes in a row, at
+				// several times, so that their deliveries share its body.
+				for k := r.IntN(6); k > 0; k-- {
+					b := e
+					b.to, b.at = int32(r.IntN(50)), e.at+time.Duration(r.IntN(3000))*time.Microsecond
+					q.push(b)
+					ref = append(ref, b)
+					seq++
+					e.seq, e.mid = seq, seq
+				}
 			}
 			q.push(e)
 			ref = append(ref, e)
@@ -103,6 +114,34 @@ func TestQueueOrder(t *testing.T) {
 		if q.len() != 0 {
 			t.Fatalf("seed %d: %d left in an empty queue", seed, q.len())
 		}
+		if live := int(q.bodies.n) - len(q.bodies.free); live != 0 {
+			t.Fatalf("seed %d: %d message bodies still held by an empty queue", seed, live)
+		}
+		if live := int(q.lists.n) - len(q.lists.free); live != 0 {
+			t.Fatalf("seed %d: %d lists still held by an empty queue", seed, live)
+		}
+	}
+}
+
+// TestQueueSharesABroadcastsBody: the deliveries of one broadcast hold one body
+// between them, and a different message after it gets its own.
+func TestQueueSharesABroadcastsBody(t *testing.T) {
+	var q queue
+	m := node.Message{Type: "HEARTBEAT", Stamp: 7}
+	for i := range 1000 {
+		q.push(qev{at: time.Duration(i) * time.Microsecond, seq: uint64(i + 1), kind: qDeliver, to: int32(i), msg: m})
+	}
+	q.push(qev{at: time.Millisecond, seq: 1001, kind: qDeliver, msg: node.Message{Type: "HEARTBEAT", Stamp: 8}})
+	if live := int(q.bodies.n) - len(q.bodies.free); live != 2 {
+		t.Fatalf("1,000 deliveries of one message and one of another hold %d bodies, want 2", live)
+	}
+	for i := range 1000 {
+		if got := q.pop(); got.msg != m || got.to != int32(i) {
+			t.Fatalf("delivery %d: %+v", i, got)
+		}
+	}
+	if live := int(q.bodies.n) - len(q.bodies.free); live != 1 {
+		t.Fatalf("after the broadcast's deliveries, %d bodies held, want 1", live)
 	}
 }
 

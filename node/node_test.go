@@ -3,6 +3,7 @@ package node
 import (
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -59,9 +60,36 @@ func TestTimersReplaceAndCancel(t *testing.T) {
 func TestBroadcastSkipsSelfInOrder(t *testing.T) {
 	env := newEnv()
 	env.Apply(&script{on: func(env *Env, ev Event) { env.Broadcast(Message{Type: "X"}) }}, 0, Event{Kind: Start}, 0)
+	if len(env.effects) != 1 || env.effects[0].Kind != EffBroadcast {
+		t.Fatalf("a broadcast is held as %+v, want one EffBroadcast", env.effects)
+	}
+	if effs := env.Effects(); len(effs) != 2 || effs[0].Kind != EffSend || effs[0].To != 2 || effs[1].To != 3 {
+		t.Fatalf("Effects gives the broadcast as %+v", effs)
+	}
 	effs := env.TakeEffects()
-	if len(effs) != 2 || effs[0].To != 2 || effs[1].To != 3 {
+	if len(effs) != 2 || effs[0].To != 2 || effs[1].To != 3 || effs[1].Msg.Type != "X" {
 		t.Fatalf("broadcast %+v", effs)
+	}
+}
+
+// TestBudgetCountsABroadcastsSends: a window's budget counts a broadcast as the
+// sends it stands for, as it did when they were effects of their own.
+func TestBudgetCountsABroadcastsSends(t *testing.T) {
+	peers := make([]ID, 100)
+	for i := range peers {
+		peers[i] = ID(i + 1)
+	}
+	r := NewRunner(1, &script{on: func(env *Env, ev Event) { env.Broadcast(Message{Type: "X"}) }},
+		NewEnv(1, peers, nil, rand.New(rand.NewPCG(1, 1)), &Storage{}))
+	var budget atomic.Int64
+	budget.Store(1000)
+	b := Batch{Items: []Item{{Ev: Event{Kind: Start}}}, End: time.Millisecond, Budget: &budget}
+	r.Run(&b)
+	if got := b.Made(); got != 1+99 {
+		t.Fatalf("a step that broadcast to 99 made %d, want 100 (its outcome and 99 sends)", got)
+	}
+	if got := budget.Load(); got != 1000-100 {
+		t.Fatalf("budget left %d, want 900", got)
 	}
 }
 
