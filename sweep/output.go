@@ -174,6 +174,7 @@ func (p *Plan) Write(dir string, results []Result, command string, jobs int) err
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	defer holdGC()()
 	slices.SortFunc(results, func(a, b Result) int { return a.Index - b.Index })
 	figs := p.figures(results)
 	file := func(name string, data func() []byte) func() error {

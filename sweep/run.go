@@ -122,6 +122,7 @@ func (p *Plan) Execute(jobs int, done func(finished int, r Result)) []Result {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return nodes[p.Runs[b].Cell] - nodes[p.Runs[a].Cell] })
+	defer holdGC()()
 	out := make([]Result, len(p.Runs))
 	var mu sync.Mutex
 	finished := 0
@@ -131,6 +132,7 @@ func (p *Plan) Execute(jobs int, done func(finished int, r Result)) []Result {
 		mu.Lock()
 		defer mu.Unlock()
 		finished++
+		tuneGC()
 		if done != nil {
 			done(finished, out[i])
 		}
