@@ -235,7 +235,7 @@ var en = map[string]string{
 	"tui.key.seconds":         "±1s",
 	"tui.key.marks":           "mark",
 	"tui.key.jump":            "jump to",
-	"tui.help.mouse":          "Mouse: a click on a node selects it, on a timeline row pauses there, on a button over the nodes acts on the selected one; a right click crashes or revives a node; the wheel scrolls the timeline or the feed.",
+	"tui.help.mouse":          "Mouse: a click on a node (card, circle, table or history line) selects it, on a timeline row pauses there (a replay goes there, as on the history strip), on a button over the nodes acts on the selected one; a right click crashes or revives a node; the wheel scrolls the timeline or the feed.",
 	"tui.key.playpause":       "play/pause",
 	"tui.tl.crash":            "crash",
 	"tui.tl.recover":          "recover",

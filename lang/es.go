@@ -232,7 +232,7 @@ var es = map[string]string{
 	"tui.key.seconds":         "±1s",
 	"tui.key.marks":           "marca",
 	"tui.key.jump":            "ir a",
-	"tui.help.mouse":          "Ratón: un clic en un nodo lo selecciona, en una fila de la línea de tiempo pausa allí, en un botón sobre los nodos actúa sobre el seleccionado; el clic derecho tumba o revive un nodo; la rueda desplaza la línea de tiempo o el feed.",
+	"tui.help.mouse":          "Ratón: un clic en un nodo (tarjeta, círculo, tabla o línea del historial) lo selecciona, en una fila de la línea de tiempo pausa allí (una reproducción va allí, como en el historial), en un botón sobre los nodos actúa sobre el seleccionado; el clic derecho tumba o revive un nodo; la rueda desplaza la línea de tiempo o el feed.",
 	"tui.key.playpause":       "reproducir/pausa",
 	"tui.tl.crash":            "caída",
 	"tui.tl.recover":          "recupera",

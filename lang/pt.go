@@ -232,7 +232,7 @@ var pt = map[string]string{
 	"tui.key.seconds":         "±1s",
 	"tui.key.marks":           "marca",
 	"tui.key.jump":            "ir para",
-	"tui.help.mouse":          "Mouse: um clique num nó o seleciona, numa linha da linha do tempo pausa ali, num botão sobre os nós age no selecionado; o botão direito derruba ou revive um nó; a roda rola a linha do tempo ou o feed.",
+	"tui.help.mouse":          "Mouse: um clique num nó (cartão, círculo, tabela ou linha do histórico) o seleciona, numa linha da linha do tempo pausa ali (um replay vai até ali, como no histórico), num botão sobre os nós age no selecionado; o botão direito derruba ou revive um nó; a roda rola a linha do tempo ou o feed.",
 	"tui.key.playpause":       "tocar/pausa",
 	"tui.tl.crash":            "falha",
 	"tui.tl.recover":          "recupera",

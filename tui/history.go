@@ -46,6 +46,37 @@ type historyPane struct {
 	w, h    int
 	ids     []node.ID
 	samples []roleSample // oldest first, at most historyCap
+	drawn   histHit      // where the last frame put the lines and the columns
+}
+
+// histHit is where the strip's last frame drew its lines: the first node and how
+// many lines, the width of the id column (and its space), the strip's columns and
+// the virtual time its left edge stands for (µs).
+type histHit struct {
+	first, rows, idW, sw int
+	start                int64
+}
+
+// nodeAt is the node whose line is drawn at (x, y) of the pane's box.
+func (p *historyPane) nodeAt(x, y int) (int, bool) {
+	h := p.drawn
+	x, y = x-1, y-1
+	if x < 0 || x >= h.idW+1+h.sw || y < 0 || y >= h.rows {
+		return 0, false
+	}
+	return h.first + y, true
+}
+
+// timeAt is the virtual time (µs) of the strip's column at x of the pane's box: the
+// end of the stretch of time the column stands for, as it shows the role in force
+// then. False on the id column.
+func (p *historyPane) timeAt(x int) (int64, bool) {
+	h := p.drawn
+	c := x - 1 - (h.idW + 1)
+	if c < 0 || c >= h.sw {
+		return 0, false
+	}
+	return max(h.start+int64(c+1)*historyWindow/int64(h.sw), 0), true
 }
 
 // SetSize sets the pane's box.
@@ -135,6 +166,7 @@ func (p *historyPane) View(s *trace.Snapshot, sel int, focused bool) string {
 	iw, ih := p.w-2, p.h-2
 	title := p.st.Lang.F("tui.title.history", historyWindow/1_000_000)
 	if iw < 8 || ih < 1 {
+		p.drawn = histHit{}
 		return box(p.st, title, nil, p.w, p.h, focused)
 	}
 	idW := 0
@@ -163,6 +195,7 @@ func (p *historyPane) View(s *trace.Snapshot, sel int, focused bool) string {
 		}
 		col[c] = j
 	}
+	p.drawn = histHit{first: first, rows: min(n-first, rows), idW: idW, sw: max(sw, 0), start: start}
 	lines := make([]string, 0, ih)
 	var b, run strings.Builder
 	for i := first; i < n && len(lines) < rows; i++ {

@@ -14,13 +14,15 @@ import (
 // what is drawn under it. Every mouse action is also a key: the mouse is a shortcut,
 // never the only way.
 //
-//   - a click on a card, or on a node of the topology, selects it (in partition
-//     mode it puts it into side A or takes it out, as space does);
+//   - a click on a card, on a node of the topology or its line in the table beside
+//     it, or on a node's line of the history strip selects it (in partition mode
+//     it puts it into side A or takes it out, as space does);
 //   - a right click on one selects it and crashes it, or revives it if it is down;
 //   - the buttons in the nodes pane's top border act on the selected node, as
 //     their keys do;
 //   - a click on a timeline row pauses there: the row becomes the newest one shown
-//     (a replay seeks to it);
+//     (a replay seeks to it); in a replay, a click on the history strip goes to
+//     the instant of the column clicked;
 //   - the wheel scrolls the timeline, or the feed when the pointer is over it;
 //   - a click in any pane focuses it.
 
@@ -77,6 +79,9 @@ type topoHit struct {
 	pos    []point
 	cx     int
 	labels bool
+	// the table beside the circle: its first column (0 when there is none), the
+	// node on its first line and how many nodes it lists, one a line
+	tableX, tableFirst, tableRows int
 }
 
 // nodeAt is the index of the node drawn at (x, y) of the topology pane's box: its
@@ -85,6 +90,13 @@ type topoHit struct {
 func (p *topoPane) nodeAt(x, y, sel int, ids []string) (int, bool) {
 	h := p.drawn
 	x, y = x-1, y-1
+	if h.tableX > 0 && x >= h.tableX {
+		// a line of the table is its node, as a card is
+		if y >= 0 && y < h.tableRows && x < p.w-2 {
+			return h.tableFirst + y, true
+		}
+		return 0, false
+	}
 	found, pass := -1, -1
 	for i, q := range h.pos {
 		if i >= len(ids) || q.y != y {
@@ -256,6 +268,12 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 				return m.key(pressOf(&m.keys.Crash))
 			}
 			return m.key(pressOf(&m.keys.Revive))
+		case m.view == viewHistory && m.seek != nil && ev.Button == tea.MouseLeft && m.mode == modeNormal:
+			// a replay goes to the instant of the column clicked, as to a
+			// timeline row's
+			if t, ok := m.hist.timeAt(x); ok {
+				m.seekTo(t)
+			}
 		}
 	case paneTimeline:
 		if row, ok := m.timeline.rowAt(y); ok && ev.Button == tea.MouseLeft && m.mode == modeNormal {
@@ -266,9 +284,12 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 // nodeAt is the node drawn at (x, y) of the box in the nodes' place: a card, or a
-// node on the topology's circle. The history strip has no place to click yet.
+// node on the topology's circle or a line of the table beside it, or a node's line
+// of the history strip.
 func (m *Model) nodeAt(x, y int) (int, bool) {
 	switch m.view {
+	case viewHistory:
+		return m.hist.nodeAt(x, y)
 	case viewNodes:
 		return m.nodes.cardAt(x, y)
 	case viewTopology:
@@ -290,16 +311,22 @@ func (m *Model) pauseAt(row tlRow) {
 	} else {
 		t = row.m.T
 	}
-	m.c.SetPaused(true)
 	if m.seek != nil {
-		m.seek.SeekTime(t)
-		m.refresh()
-		m.say("⏸ "+m.st.T("tui.say.jumped")+" "+fmtT(m.snap.T), false)
+		m.seekTo(t)
 		return
 	}
+	m.c.SetPaused(true)
 	m.refresh()
 	m.timeline.anchor = row.seq()
 	m.say("⏸ "+m.st.T("tui.hdr.paused")+" "+fmtT(t)+" ("+m.keys.Follow.Help().Key+" "+m.keys.Follow.Help().Desc+")", false)
+}
+
+// seekTo pauses a replay at virtual time t (µs) and says so.
+func (m *Model) seekTo(t int64) {
+	m.c.SetPaused(true)
+	m.seek.SeekTime(t)
+	m.refresh()
+	m.say("⏸ "+m.st.T("tui.say.jumped")+" "+fmtT(m.snap.T), false)
 }
 
 // mouseHelp is what the mouse does, wrapped to w cells, for the full help.

@@ -203,3 +203,105 @@ func TestFlowMouse(t *testing.T) {
 		t.Fatalf("Do calls %q, want crash n3", got)
 	}
 }
+
+// TestMouseTableAndStrip clicks, at 80×24 and 160×48, on each node's line of the
+// table beside the topology and of the history strip: a left click selects the
+// node, a right click crashes it, as on a card. In a replay a click on the strip
+// also goes to the instant of the column clicked; live it only selects.
+func TestMouseTableAndStrip(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		w, h := size[0], size[1]
+		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
+			f := scenario(5, "bully", "election")
+			m := sized(f, w, h)
+			base := len(f.Calls())
+			top := m.topLines()
+			m.Update(keyMsg("v"))
+			for i, n := range m.snap.Nodes {
+				s := plain(m.Render())
+				// the table's line: "n3 ● follower …", right of the circle
+				x, y, ok := 1+m.topo.drawn.tableX, 0, false
+				for l, line := range strings.Split(s, "\n") {
+					if r := []rune(line); l > top && len(r) > x && strings.HasPrefix(string(r[x:]), n.ID.String()+" ") {
+						y, ok = l, true
+						break
+					}
+				}
+				if !ok {
+					t.Fatalf("%s has no line in the table:\n%s", n.ID, s)
+				}
+				click(m, x+6, y, tea.MouseLeft)
+				if m.sel != i {
+					t.Fatalf("a click on %s's line of the table at (%d,%d) selected %s:\n%s", n.ID, x+6, y, m.snap.Nodes[m.sel].ID, s)
+				}
+			}
+			// below the table's lines nothing is selected
+			m.sel = 0
+			tb := m.boxes()[paneNodes]
+			click(m, tb.w-3, tb.y+tb.h-2, tea.MouseLeft)
+			if m.sel != 0 {
+				t.Fatalf("a click under the table selected %s", m.snap.Nodes[m.sel].ID)
+			}
+			// a right click on n2's line crashes it
+			s := plain(m.Render())
+			y := tb.y + 1 + 1 // n2 is the table's second line
+			if line := []rune(strings.Split(s, "\n")[y]); !strings.Contains(string(line[m.topo.drawn.tableX:]), "n2 ") {
+				t.Fatalf("line %d is not n2's: %q", y, string(line))
+			}
+			click(m, tb.w-4, y, tea.MouseRight)
+			if got := f.Calls()[base:]; !slices.Equal(got, []string{"crash n2"}) || m.sel != 1 {
+				t.Fatalf("a right click on n2's line: calls %q, selected %s", got, m.snap.Nodes[m.sel].ID)
+			}
+			// the history strip: a click on a node's line selects it, and a live
+			// session does not move or pause
+			m.Update(keyMsg("V"))
+			s = plain(m.Render())
+			for i, n := range m.snap.Nodes {
+				_, y, ok := findIn(s, n.ID.String()+" ", top+1, top+m.lay.nodesH-1)
+				if !ok {
+					t.Fatalf("%s has no line in the strip:\n%s", n.ID, s)
+				}
+				click(m, w/2, y, tea.MouseLeft)
+				if m.sel != i {
+					t.Fatalf("a click on %s's line of the strip at (%d,%d) selected %s:\n%s", n.ID, w/2, y, m.snap.Nodes[m.sel].ID, s)
+				}
+			}
+			if f.Paused() || len(f.Calls()) != base+1 {
+				t.Fatalf("a click on the live strip paused (%v) or acted: %q", f.Paused(), f.Calls()[base:])
+			}
+		})
+	}
+}
+
+// TestMouseStripSeeks: in a replay a click on the history strip goes to the instant
+// of the column clicked, paused; the right edge is now, and each column to the left
+// a slice of the strip's window earlier.
+func TestMouseStripSeeks(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		w, h := size[0], size[1]
+		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
+			r := replayScenario()
+			r.SetPaused(false)
+			m := replaySized(r, w, h)
+			m.Update(keyMsg("V"))
+			plain(m.Render())
+			now := m.snap.T
+			hd := m.hist.drawn
+			b := m.boxes()[paneNodes]
+			right := b.x + 1 + hd.idW + 1 + hd.sw - 1 // the strip's last column
+			col := 10                                 // columns from the right
+			click(m, right-col, b.y+1+2, tea.MouseLeft)
+			want := now - int64(col)*historyWindow/int64(hd.sw)
+			calls := r.Calls()
+			if len(calls) != 1 || calls[0] != "seek "+fmtT(want) || !r.Paused() || m.sel != 2 {
+				t.Fatalf("a click %d columns left of now (%s) on n3's line: calls %q, paused %v, selected %s; want seek %s, paused, n3",
+					col, fmtT(now), calls, r.Paused(), m.snap.Nodes[m.sel].ID, fmtT(want))
+			}
+			// the id column selects without moving
+			click(m, b.x+1, b.y+1+1, tea.MouseLeft)
+			if len(r.Calls()) != 1 || m.sel != 1 {
+				t.Fatalf("a click on n2's id: calls %q, selected %s", r.Calls(), m.snap.Nodes[m.sel].ID)
+			}
+		})
+	}
+}

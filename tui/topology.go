@@ -471,6 +471,7 @@ func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
 	lines := cv.render(p.palette())
 	if tw > 0 {
 		rows := p.table(s, sel, tw, ih)
+		p.drawn.tableX, p.drawn.tableFirst, p.drawn.tableRows = cw+1, p.tableFirst(n, sel, ih), len(rows)
 		// the legend of the message types drawn, below the table if there is room
 		pal := p.palette()
 		if len(rows)+1+len(types) <= ih {
@@ -511,10 +512,7 @@ func topologyName(t string) string {
 func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
 	st := p.st
 	n := len(s.Nodes)
-	first := 0
-	if n > h && sel >= h {
-		first = min(sel-h+1, n-h)
-	}
+	first := p.tableFirst(n, sel, h)
 	idW := 0
 	for _, nv := range s.Nodes {
 		idW = max(idW, len(nv.ID.String()))
@@ -576,6 +574,15 @@ func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// tableFirst is the first of n nodes the table shows in h lines, keeping sel in
+// view.
+func (p *topoPane) tableFirst(n, sel, h int) int {
+	if n > h && sel >= h {
+		return min(sel-h+1, n-h)
+	}
+	return 0
 }
 
 // graphNodes is the largest graph laid out by its links; a larger one stays on the
