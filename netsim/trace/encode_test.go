@@ -195,4 +195,16 @@ func TestAppendUintEdges(t *testing.T) {
 	if got, want := string(appendInt(nil, math.MinInt64)), strconv.FormatInt(math.MinInt64, 10); got != want {
 		t.Errorf("appendInt(MinInt64) = %s, expected %s", got, want)
 	}
+	// Every number below 10^5, and then a stride through the eight-digit range,
+	// each appended at the end of a full slice and of one with room.
+	var buf []byte
+	for v := uint64(0); v < 1e8; v += max(1, v/1e5*997) {
+		want := strconv.AppendUint(nil, v, 10)
+		if got := appendUint(nil, v); string(got) != string(want) {
+			t.Fatalf("appendUint(%d) = %s, expected %s", v, got, want)
+		}
+		if buf = appendUint(append(buf[:0], 'x'), v); string(buf[1:]) != string(want) {
+			t.Fatalf("appendUint(%d) = %s, expected %s", v, buf[1:], want)
+		}
+	}
 }
