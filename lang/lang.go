@@ -7,7 +7,7 @@
 // recording made in one language verifies and replays in another.
 //
 // The terms are the course notes' own (/work/shared/seeds): líder, suspeito,
-// eleição, região crítica, mandato, incarnação, valentão (pt); líder, sospechoso,
+// eleição, região crítica, mandato, encarnação, valentão (pt); líder, sospechoso,
 // elección, sección crítica (es).
 package lang
 

@@ -110,6 +110,16 @@ func (l Lang) text(s string, depth int) string {
 	return l.Word(s)
 }
 
+// AlertKindIn is an alert kind where a line names it in a scenario's terms: as
+// the scenario writes it in English ("split-brain", what `no alert` names), by
+// its name in l in another language.
+func (l Lang) AlertKindIn(kind string) string {
+	if l == En || l == "" {
+		return kind
+	}
+	return l.AlertKind(kind)
+}
+
 // AlertKind names an alert kind (split-brain, mutex, …) in l.
 func (l Lang) AlertKind(kind string) string {
 	return l.Or("alert."+kind, strings.ReplaceAll(kind, "-", " "))

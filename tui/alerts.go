@@ -114,8 +114,14 @@ func banner(st *Styles, s *trace.Snapshot, w int, cleared bool) string {
 		}
 	} else if c := s.LastCleared; cleared && c.Seq != 0 {
 		text, style = " ✓ "+kindName(st.Lang, c.Kind)+" "+st.T("tui.alert.over")+" "+secs(c.Cleared-c.T), st.Over
-		if c.How != "" {
-			text += ": " + c.How
+		how := c.How
+		if i := strings.Index(how, " over after "); i >= 0 {
+			// the monitors' whole line ("no leader over after 1.70 s: every live
+			// node follows n5") says what the banner says already: keep its end
+			_, how, _ = strings.Cut(how[i:], ": ")
+		}
+		if how != "" {
+			text += ": " + st.Lang.Text(how)
 		}
 	}
 	if text == "" {

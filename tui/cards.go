@@ -65,7 +65,7 @@ func (p *nodesPane) rows(n trace.NodeView, f *cardFacts) [3]string {
 	case f.family == "mutex":
 		last := ""
 		if v, ok := n.Status.Counter("entries"); ok {
-			last = "entries " + strconv.FormatInt(v, 10)
+			last = st.Lang.Or("counter.entries", "entries") + " " + strconv.FormatInt(v, 10)
 			p.used |= lgEntries
 		}
 		if tt := p.termText(n); tt != "" {
@@ -111,7 +111,7 @@ func (p *nodesPane) rows(n trace.NodeView, f *cardFacts) [3]string {
 			rows = append(rows, l)
 			p.used |= lgTimeout
 		default:
-			rows = append(rows, name+" "+strconv.FormatInt(v, 10))
+			rows = append(rows, st.Lang.Or("counter."+name, name)+" "+strconv.FormatInt(v, 10))
 		}
 	}
 	if len(rows) < 3 {

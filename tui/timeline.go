@@ -366,7 +366,7 @@ func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s
 	case trace.Marker:
 		cv.text(1, "❝ "+p.st.Lang.Marker(e.Text), clText)
 	case trace.Alert:
-		cv.text(1, "⚠ "+e.Kind+": "+p.st.Lang.Text(e.Text), clDrop)
+		cv.text(1, "⚠ "+p.st.Lang.AlertKindIn(e.Kind)+": "+p.st.Lang.Text(e.Text), clDrop)
 	case trace.Detect:
 		cv.text(1, "◎ "+p.st.Lang.F("tui.tl.detect", e.Node.String(), e.Value), clEvent)
 	case trace.Knob:
