@@ -180,17 +180,27 @@ func (p *Plan) Write(dir string, results []Result, command string, jobs int) err
 	file := func(name string, data func() []byte) func() error {
 		return func() error { return writeAtomic(filepath.Join(dir, name), data()) }
 	}
-	var tasks []func() error // the plots first: they take longest
-	for _, f := range figs {
-		for _, ext := range []string{"png", "svg"} {
-			tasks = append(tasks, func() error {
-				b, err := f.render(ext)
-				if err != nil {
+	// The plots first, as they take longest: each PNG in bands, joined once every
+	// band is drawn, and the SVG.
+	bands := make([][]pngPart, len(figs))
+	var tasks []func() error
+	for fi, f := range figs {
+		bands[fi] = make([]pngPart, pngBands)
+		for i := range pngBands {
+			tasks = append(tasks, func() (err error) {
+				if bands[fi][i], err = f.pngBand(i); err != nil {
 					return fmt.Errorf("plot %s: %v", f.file, err)
 				}
-				return writeAtomic(filepath.Join(dir, f.file+"."+ext), b)
+				return nil
 			})
 		}
+		tasks = append(tasks, func() error {
+			b, err := f.svg()
+			if err != nil {
+				return fmt.Errorf("plot %s: %v", f.file, err)
+			}
+			return writeAtomic(filepath.Join(dir, f.file+".svg"), b)
+		})
 	}
 	tasks = append(tasks,
 		file(SweepFile, func() []byte { return p.Source }),
@@ -207,6 +217,15 @@ func (p *Plan) Write(dir string, results []Result, command string, jobs int) err
 	for _, err := range errs {
 		if err != nil {
 			return err
+		}
+	}
+	for fi, f := range figs {
+		b, err := joinPNG(bands[fi])
+		if err == nil {
+			err = writeAtomic(filepath.Join(dir, f.file+".png"), b)
+		}
+		if err != nil {
+			return fmt.Errorf("plot %s: %v", f.file, err)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"image"
 	"math"
 	"slices"
 	"strings"
@@ -225,23 +226,53 @@ func (f figure) draw() (*plot.Plot, error) {
 	return pl, nil
 }
 
-// render draws the figure as SVG or PNG, 18 × 14 cm (encodePNG says why it does
-// not use image/png).
-func (f figure) render(ext string) ([]byte, error) {
+// The plots' size, 18 × 14 cm.
+const plotW, plotH = 18 * vg.Centimeter, 14 * vg.Centimeter
+
+// svg draws the figure as SVG.
+func (f figure) svg() ([]byte, error) {
 	pl, err := f.draw()
 	if err != nil {
 		return nil, err
 	}
-	const w, h = 18 * vg.Centimeter, 14 * vg.Centimeter
-	if ext == "png" {
-		c := vgimg.New(w, h)
-		pl.Draw(draw.New(c))
-		return encodePNG(c.Image())
-	}
 	var b bytes.Buffer
-	wt, err := pl.WriterTo(w, h, ext)
+	wt, err := pl.WriterTo(plotW, plotH, "svg")
 	if err == nil {
 		_, err = wt.WriteTo(&b)
 	}
 	return b.Bytes(), err
+}
+
+// pngBand draws band i (of pngBands, top to bottom) of the figure's PNG and
+// compresses its rows; joinPNG makes the file of them.
+func (f figure) pngBand(i int) (pngPart, error) {
+	_, hpx := pngSize()
+	return f.pngRows(hpx*i/pngBands, hpx*(i+1)/pngBands)
+}
+
+// pngSize is the PNG's size in pixels, at vgimg's 96 dpi, as vgimg.New rounds it.
+func pngSize() (w, h int) {
+	return int(plotW.Dots(vgimg.DefaultDPI) + 0.5), int(plotH.Dots(vgimg.DefaultDPI) + 0.5)
+}
+
+// pngRows draws the rows y0 to y1 of the figure's PNG and compresses them, as the
+// last of the picture's if y1 is its bottom.
+func (f figure) pngRows(y0, y1 int) (pngPart, error) {
+	pl, err := f.draw()
+	if err != nil {
+		return pngPart{}, err
+	}
+	wpx, hpx := pngSize()
+	m0, m1 := max(0, y0-bandMargin), min(hpx, y1+bandMargin)
+	c := vgimg.NewWith(vgimg.UseImage(image.NewRGBA(image.Rect(0, 0, wpx, m1-m0))), vgimg.UseDPI(vgimg.DefaultDPI))
+	// The canvas is the rows m0 to m1 of the picture: the plot is laid out on the
+	// whole page, shifted so that those rows fall on the canvas, and the rest is
+	// clipped.
+	off := -vg.Length(hpx-m1) * vg.Inch / vgimg.DefaultDPI
+	pl.Draw(draw.Canvas{Canvas: c, Rectangle: vg.Rectangle{Min: vg.Point{Y: off}, Max: vg.Point{X: plotW, Y: off + plotH}}})
+	img := c.Image().(*image.RGBA).SubImage(image.Rect(0, y0-m0, wpx, y1-m0)).(*image.RGBA)
+	if !img.Opaque() {
+		return pngPart{img: img}, nil // joinPNG gives it to image/png
+	}
+	return compressRows(img, y1 == hpx)
 }
