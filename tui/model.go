@@ -138,6 +138,7 @@ type Model struct {
 	flashBad   bool
 	flashUntil time.Time
 	noted      string // the controller's last note (Noter), said once
+	helpPage   int    // the page of the full help shown (helpPages)
 
 	marks   []mark
 	latch   csLatch          // draws a critical section for at least csHold
@@ -579,7 +580,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.History):
 		m.view = m.view.toggle(viewHistory)
 	case key.Matches(msg, k.Help):
-		m.help.ShowAll = !m.help.ShowAll
+		// the help opens on its first page, turns to the next, closes after the last
+		switch {
+		case !m.help.ShowAll:
+			m.help.ShowAll, m.helpPage = true, 0
+		case m.helpPage+1 < len(m.helpPages()):
+			m.helpPage++
+		default:
+			m.help.ShowAll = false
+		}
 	case key.Matches(msg, k.Quit) && m.hs.writing:
 		// q cancels the recording being written; the next q quits
 		_, err := m.c.ToggleRecording()
@@ -840,20 +849,8 @@ func (m *Model) bottomLines() []string {
 func (m *Model) keyBar() []string {
 	hk := m.helpKeys()
 	if m.help.ShowAll {
-		// at most what leaves the panes their least height
-		lines := strings.Split(m.help.View(hk), "\n")
-		room := max(m.h-m.topLines()-4, 1)
-		// the glyphs above the keys, when both fit
-		if g := glyphHelp(m.st, m.w); len(g)+len(lines) <= room {
-			lines = append(g, lines...)
-		}
-		// and what the mouse does, between them, when it fits too and leaves the
-		// panes the height of the full layout (16 lines, and one for a message)
-		if mh := mouseHelp(m.st, m.w); len(mh)+len(lines) <= room && m.h-m.topLines()-len(lines)-len(mh)-1 >= 16 {
-			k := len(lines) - len(strings.Split(m.help.View(hk), "\n"))
-			lines = slices.Concat(lines[:k], mh, lines[k:])
-		}
-		return lines[:min(len(lines), room)]
+		pages := m.helpPages()
+		return pages[min(m.helpPage, len(pages)-1)]
 	}
 	keys := hk.ShortHelp()
 	tail := []key.Binding{hk.k.Help, hk.k.Quit}
@@ -877,6 +874,93 @@ func (m *Model) keyBar() []string {
 		return []string{end}
 	}
 	return []string{head + sep + end}
+}
+
+// helpPages is the full help (`?`): the keys, the glyphs and what the mouse does,
+// each page at most what leaves the panes their least height. The first page is
+// the keys, with the glyphs above them when both fit, and the mouse between them
+// when it fits too and leaves the panes the height of the full layout (16 lines,
+// and one for a message). What does not fit goes on the pages after it, each led
+// by a line that says which page it is; on the first, the key table's own `?` line
+// says it ("help 1/2"), so that the panes keep their height. `?` turns to the
+// next page, and on the last one closes the help.
+func (m *Model) helpPages() [][]string {
+	glyphs, mouse := glyphHelp(m.st, m.w), mouseHelp(m.st, m.w)
+	room := max(m.h-m.topLines()-4, 1)
+	hk := m.helpKeys()
+	pack := func() (first []string, rest [][]string) {
+		secs := m.keyTables(hk)
+		keys := secs[0]
+		rest = secs[1:]
+		first = keys
+		if len(glyphs)+len(first) <= room {
+			first = slices.Concat(glyphs, first)
+		} else {
+			rest = append(rest, glyphs)
+		}
+		if len(mouse)+len(first) <= room && m.h-m.topLines()-len(first)-len(mouse)-1 >= 16 {
+			k := len(first) - len(keys)
+			first = slices.Concat(first[:k], mouse, first[k:])
+		} else {
+			rest = append(rest, mouse)
+		}
+		return first[:min(len(first), room)], rest
+	}
+	first, rest := pack()
+	if len(rest) == 0 || room < 2 {
+		return [][]string{first}
+	}
+	// the sections left, as many on a page as fit under its line
+	var pages [][]string
+	var cur []string
+	for _, sec := range rest {
+		if len(cur) > 0 && len(cur)+len(sec) > room-1 {
+			pages = append(pages, cur)
+			cur = nil
+		}
+		cur = append(cur, sec...)
+	}
+	pages = append(pages, cur)
+	n := len(pages) + 1
+	hk.k.Help.SetHelp(hk.k.Help.Help().Key, m.st.Lang.F("tui.help.page", 1, n))
+	first, _ = pack()
+	for i, p := range pages {
+		turn := "tui.help.next"
+		if i == len(pages)-1 {
+			turn = "tui.help.close"
+		}
+		head := m.st.Title.Render(m.st.Lang.F("tui.help.page", i+2, n)) + " " + m.st.Muted.Render(m.st.T(turn))
+		pages[i] = slices.Concat([]string{head}, p[:min(len(p), room-1)])
+	}
+	return slices.Concat([][]string{first}, pages)
+}
+
+// keyTables is the full table of keys cut, by its columns, into tables that each
+// fit the width: the first goes on the help's first page, the others on the pages
+// after it.
+func (m *Model) keyTables(hk helpKeys) [][]string {
+	wide := m.help
+	wide.SetWidth(0) // measured whole: bubbles would cut the columns past the width
+	groups := hk.FullHelp()
+	var out [][]string
+	for start := 0; start < len(groups); {
+		k := start + 1
+		for k < len(groups) && lipgloss.Width(wide.FullHelpView(groups[start:k+1])) <= m.w {
+			k++
+		}
+		if t := wide.FullHelpView(groups[start:k]); t != "" {
+			lines := strings.Split(t, "\n")
+			for i, l := range lines {
+				lines[i] = ansi.Truncate(l, m.w, "…")
+			}
+			out = append(out, lines)
+		}
+		start = k
+	}
+	if len(out) == 0 {
+		out = [][]string{{""}}
+	}
+	return out
 }
 
 // helpKeys is the keys that help shows now.
