@@ -73,6 +73,9 @@ type Sweep struct {
 	base     []byte     // the base scenario's text
 	baseName string
 	pos      presets.Positions
+	// checked is the cells Load built to check every one, kept for the first plan
+	// (building them is most of planning, which no job shares); Shrink drops them.
+	checked []Cell
 }
 
 //go:embed presets/*.toml
@@ -223,7 +226,8 @@ func (s *Sweep) check(dir string) error {
 		s.Checks = append(s.Checks, c)
 	}
 	// Every cell must make a valid scenario: find out now, before running anything.
-	_, err := s.Cells()
+	var err error
+	s.checked, err = s.Cells()
 	return err
 }
 
@@ -277,6 +281,7 @@ func (s *Sweep) axisKeys() []string {
 // Shrink keeps the first k values of every numeric axis: the reduced sweep the
 // tests run (and a quick look before a long sweep).
 func (s *Sweep) Shrink(k int) {
+	s.checked = nil
 	for i, a := range s.Axes {
 		numeric := true
 		for _, v := range a.Values {

@@ -57,9 +57,13 @@ type Plan struct {
 
 // NewPlan builds every cell and lists the runs of the shard (all for a zero Shard).
 func NewPlan(s *Sweep, shard Shard) (*Plan, error) {
-	cells, err := s.Cells()
-	if err != nil {
-		return nil, err
+	cells := s.checked
+	s.checked = nil // a plan's cells are its own
+	if cells == nil {
+		var err error
+		if cells, err = s.Cells(); err != nil {
+			return nil, err
+		}
 	}
 	var specs []algos.Spec
 	for _, c := range cells {
