@@ -3,6 +3,7 @@ package netsim
 import (
 	"math/bits"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/clusterlab/clusterlab/node"
@@ -168,6 +169,7 @@ type slots[T any] struct {
 	pages [][]T
 	n     int32 // slots handed out: the next new one
 	free  []int32
+	pool  *sync.Pool // where pages come from and go back to when the queue is released, if set
 }
 
 // pageBits sets a page's size: 4,096 entries, 192 kB of queued messages.
@@ -193,7 +195,7 @@ func (p *slots[T]) put(v T) (s int32, grew bool) {
 	}
 	s = p.n
 	if int(s) == p.capacity() {
-		p.pages = append(p.pages, make([]T, pageSize))
+		p.pages = append(p.pages, p.page())
 	}
 	p.n++
 	*p.at(s) = v
@@ -210,8 +212,29 @@ func (p *slots[T]) take(s int32) T {
 	return v
 }
 
+// page is a new page, from the pool when there is one. A page from the pool holds
+// old entries: put overwrites an entry whole before anything reads it.
+func (p *slots[T]) page() []T {
+	if p.pool != nil {
+		if pg, ok := p.pool.Get().(*[]T); ok {
+			return *pg
+		}
+	}
+	return make([]T, pageSize)
+}
+
 // reset empties the slots and lets go of their memory.
-func (p *slots[T]) reset() { *p = slots[T]{} }
+func (p *slots[T]) reset() { *p = slots[T]{pool: p.pool} }
+
+// release empties the slots and gives their pages to the pool, if set.
+func (p *slots[T]) release() {
+	if p.pool != nil {
+		for _, pg := range p.pages {
+			p.pool.Put(&pg)
+		}
+	}
+	p.reset()
+}
 
 // interner numbers strings: a run uses a handful of message types and request
 // names, over and over.
@@ -286,6 +309,51 @@ type wheel struct {
 	summary    []uint64 // bit i: used[i] != 0
 	base       int64    // the cursor: the bucket (µs) of the earliest event that may be on the wheel
 	n          int
+}
+
+// Closed worlds give their queues' memory back for the next world to take: a
+// sweep makes thousands of small worlds one after another, and allocating and
+// zeroing a wheel (520 kB) and the first pages of events and bodies (350 kB) was
+// most of what each small world allocated (ring-complexity: 37 of 90 MB a sweep
+// for the wheels alone), work and memory traffic that two jobs shared. What is
+// reused never changes what a run does: a wheel comes back with no bucket in use,
+// and an entry of a page is written whole before it is read. The pages of lists,
+// which hold strings, are not pooled, so that nothing pooled keeps memory alive.
+var (
+	wheelPool, pevPages, bodyPages, tevPages sync.Pool
+)
+
+// wheelArrays are a wheel's arrays, as pooled.
+type wheelArrays struct {
+	head, tail    []int32
+	used, summary []uint64
+}
+
+// alloc gives the wheel its arrays, from the pool when it has some. head and
+// tail are read only for the buckets marked in used, so they need no zeroing.
+func (w *wheel) alloc() {
+	a, ok := wheelPool.Get().(*wheelArrays)
+	if !ok {
+		a = &wheelArrays{make([]int32, wheelSize), make([]int32, wheelSize), make([]uint64, wheelSize/64), make([]uint64, wheelSize/64/64)}
+	}
+	w.head, w.tail, w.used, w.summary = a.head, a.tail, a.used, a.summary
+}
+
+// pooled makes the queue take its pages from the pools and give them back on release.
+func (q *queue) pooled() {
+	q.slots.pool, q.bodies.pool = &pevPages, &bodyPages
+}
+
+// release empties the queue and gives its memory to the pools.
+func (q *queue) release() {
+	q.slots.release()
+	q.bodies.release()
+	if w := &q.wheel; w.head != nil {
+		clear(w.used)
+		clear(w.summary)
+		wheelPool.Put(&wheelArrays{w.head, w.tail, w.used, w.summary})
+	}
+	*q = queue{}
 }
 
 func (q *queue) len() int { return q.n }
@@ -363,8 +431,7 @@ func (q *queue) insert(p pev) {
 		return
 	}
 	if w.head == nil {
-		w.head, w.tail = make([]int32, wheelSize), make([]int32, wheelSize)
-		w.used, w.summary = make([]uint64, wheelSize/64), make([]uint64, wheelSize/64/64)
+		w.alloc()
 	}
 	w.n++
 	i := int(b & wheelMask)

@@ -111,6 +111,8 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 		cuts: map[[2]int]bool{}, links: map[[2]int]Link{}, gstAt: Never}
 	w.rng = rand.New(rand.NewPCG(cfg.Seed, 0x6e6574776f726b)) // "network"
 	w.tq.h.track = true
+	w.q.pooled()
+	w.tq.pool = &tevPages
 	w.limit = cfg.maxPending()
 	for i, id := range cfg.IDs {
 		if _, dup := w.index[id]; dup {
@@ -347,6 +349,10 @@ func (w *World) Close() {
 			p.up = false
 		}
 	}
+	// Nothing runs after Close: what was queued is gone.
+	w.q.release()
+	w.tq.slots.release()
+	w.tq.h = heap4{track: true}
 }
 
 // Now is the virtual time.
