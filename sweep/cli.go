@@ -59,6 +59,10 @@ func Open(file, preset string) (*Sweep, error) {
 // Execute runs a sweep command: every run of the shard, then the outputs, the table
 // and the chart.
 func Execute(o Options) (*Outcome, error) {
+	// One garbage-collection policy from the plan to the last file: released
+	// between the runs and the writing, it would bring back the default percent
+	// over the runs' heap, and a collection, at the start of the write phase.
+	defer holdGC()()
 	s, err := Open(o.File, o.Preset)
 	if err != nil {
 		return nil, &BadInput{err}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 var nan = math.NaN()
@@ -180,15 +181,23 @@ func (p *Plan) Write(dir string, results []Result, command string, jobs int) err
 	file := func(name string, data func() []byte) func() error {
 		return func() error { return writeAtomic(filepath.Join(dir, name), data()) }
 	}
-	// The plots first, as they take longest: each PNG in bands, joined once every
-	// band is drawn, and the SVG.
-	bands := make([][]pngPart, len(figs))
+	// The plots first, as they take longest: each PNG in bands, joined and written
+	// by the task that draws its last band (while the other workers go on with
+	// other files), and the SVG.
 	var tasks []func() error
-	for fi, f := range figs {
-		bands[fi] = make([]pngPart, pngBands)
+	for _, f := range figs {
+		bands := make([]pngPart, pngBands)
+		var left atomic.Int32
+		left.Store(pngBands)
 		for i := range pngBands {
 			tasks = append(tasks, func() (err error) {
-				if bands[fi][i], err = f.pngBand(i); err != nil {
+				if bands[i], err = f.pngBand(i); err == nil && left.Add(-1) == 0 {
+					var b []byte
+					if b, err = joinPNG(bands); err == nil {
+						err = writeAtomic(filepath.Join(dir, f.file+".png"), b)
+					}
+				}
+				if err != nil {
 					return fmt.Errorf("plot %s: %v", f.file, err)
 				}
 				return nil
@@ -217,15 +226,6 @@ func (p *Plan) Write(dir string, results []Result, command string, jobs int) err
 	for _, err := range errs {
 		if err != nil {
 			return err
-		}
-	}
-	for fi, f := range figs {
-		b, err := joinPNG(bands[fi])
-		if err == nil {
-			err = writeAtomic(filepath.Join(dir, f.file+".png"), b)
-		}
-		if err != nil {
-			return fmt.Errorf("plot %s: %v", f.file, err)
 		}
 	}
 	return nil

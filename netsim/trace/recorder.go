@@ -44,6 +44,11 @@ func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
 
 // Record adds e.
 func (h *Hasher) Record(e *Event) {
+	if h.buf == nil {
+		// A batch's room at once, not grown from nothing by doubling: a sweep
+		// makes a hasher for each of its thousands of runs.
+		h.buf = make([]byte, 0, hashBatch+hashBatch/4)
+	}
 	h.buf = h.enc.Append(h.buf, e)
 	h.n++
 	h.spill()
