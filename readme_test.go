@@ -17,6 +17,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/clusterlab/clusterlab/lang"
+	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
 // The README is part of the product: every scenario, sweep file and command it shows
@@ -317,4 +318,18 @@ func cliParser() *kong.Kong {
 		panic(err)
 	}
 	return p
+}
+
+// TestREADMETraceVersion: the trace format version the README gives is the one
+// recordings are written with.
+func TestREADMETraceVersion(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("(format version %d)", trace.Version), fmt.Sprintf(`"version":%d`, trace.Version)} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("README.md does not say %s", want)
+		}
+	}
 }

@@ -150,8 +150,8 @@ func (p *nodesPane) csText(n trace.NodeView, f *cardFacts) string {
 }
 
 // queueText is what a mutual-exclusion node knows of the others' requests, from
-// what its algorithm reports: the token (◉), the queue it keeps, the votes or
-// grants it has, whom its vote or grant went to (→), its request's stamp.
+// what its algorithm reports: the token (◉), the queue it keeps (when not empty),
+// the votes, replies or grants it has, whom its vote or grant went to (→), its request's stamp.
 func (p *nodesPane) queueText(n trace.NodeView) string {
 	st := p.st
 	var parts []string
@@ -160,7 +160,7 @@ func (p *nodesPane) queueText(n trace.NodeView) string {
 		p.used |= lgToken
 	}
 	s := n.Status
-	if v, ok := s.Counter("queue"); ok {
+	if v, ok := s.Counter("queue"); ok && v > 0 {
 		parts = append(parts, st.T("tui.card.queue")+" "+strconv.FormatInt(v, 10))
 		p.used |= lgQueue
 	}
@@ -171,6 +171,14 @@ func (p *nodesPane) queueText(n trace.NodeView) string {
 		}
 		parts = append(parts, t)
 		p.used |= lgVotes
+	}
+	if v, ok := s.Counter("replies"); ok {
+		t := st.T("tui.card.replies") + " " + strconv.FormatInt(v, 10)
+		if k, ok := s.Counter("needed"); ok {
+			t += "/" + strconv.FormatInt(k, 10)
+		}
+		parts = append(parts, t)
+		p.used |= lgReplies
 	}
 	if v, ok := s.Counter("grants"); ok {
 		parts = append(parts, st.T("tui.card.grants")+" "+strconv.FormatInt(v, 10))

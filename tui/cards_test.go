@@ -12,7 +12,7 @@ import (
 // at 80×24 and 160×48: the critical section with how long, the token holder ◉,
 // votes or the queue, and the legend of only what the cards show.
 func TestGoldenMutexCards(t *testing.T) {
-	for _, algo := range []string{"tokenring", "maekawa", "lamport"} {
+	for _, algo := range []string{"tokenring", "maekawa", "lamport", "ricart"} {
 		for _, size := range [][2]int{{80, 24}, {160, 48}} {
 			w, h := size[0], size[1]
 			t.Run(fmt.Sprintf("%s-%dx%d", algo, w, h), func(t *testing.T) {

@@ -164,7 +164,8 @@ func (f *fake) elect() {
 
 // mutexCounters are what the fake's mutual-exclusion algorithm reports, shaped as
 // the real ones do: a token and its generation (tokenring), votes out of a voting
-// set and the vote given (maekawa), a queue and a request stamp (lamport).
+// set and the vote given (maekawa), a queue and a request stamp (lamport), the
+// requests deferred and the replies got of those needed (ricart).
 func (f *fake) mutexCounters(id node.ID) []node.Counter {
 	cs := []node.Counter{{Name: "entries", Value: int64(id) % 3}}
 	switch f.hdr.Info.Algorithm {
@@ -179,6 +180,19 @@ func (f *fake) mutexCounters(id node.ID) []node.Counter {
 			votes = 1
 		}
 		cs = append(cs, node.Counter{Name: "votes", Value: votes}, node.Counter{Name: "voted_for", Value: 2}, node.Counter{Name: "set_size", Value: 3})
+	case "ricart":
+		// n2 holds and defers n3's request; n3 waits with 3 of its 4 replies.
+		ts, queue := int64(0), int64(0)
+		if id == 2 || id == 3 {
+			ts = int64(id) + 4
+		}
+		if id == 2 {
+			queue = 1
+		}
+		cs = append(cs, node.Counter{Name: "req_ts", Value: ts}, node.Counter{Name: "queue", Value: queue})
+		if id == 3 {
+			cs = append(cs, node.Counter{Name: "replies", Value: 3}, node.Counter{Name: "needed", Value: 4})
+		}
 	case "lamport":
 		ts := int64(0)
 		if id == 2 || id == 3 {

@@ -31,6 +31,7 @@ const (
 	lgCS
 	lgQueue
 	lgVotes
+	lgReplies
 	lgGrants
 	lgGiven
 	lgStamp
@@ -46,7 +47,7 @@ var legendKeys = [...]string{
 	"tui.legend.token", "tui.legend.slow", "tui.legend.isolated", "tui.legend.timer",
 	"tui.legend.arrow", "tui.legend.ldr", "tui.legend.term", "tui.legend.algoinc",
 	"tui.legend.revival", "tui.legend.sus", "tui.legend.susn", "tui.legend.timeout",
-	"tui.legend.cs", "tui.legend.queue", "tui.legend.votes", "tui.legend.grants",
+	"tui.legend.cs", "tui.legend.queue", "tui.legend.votes", "tui.legend.replies", "tui.legend.grants",
 	"tui.legend.given", "tui.legend.stamp", "tui.legend.entries", "tui.legend.downsince",
 	"tui.legend.inc",
 }

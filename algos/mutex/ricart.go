@@ -47,6 +47,7 @@ type ricart struct {
 	clock    clock
 	ts       int64     // timestamp of the current request, while WANTED or HELD
 	reps     []node.ID // who replied to it
+	need     int       // how many replies it needs: N−1
 	deferred []stamp   // requests deferred until exit
 }
 
@@ -102,12 +103,13 @@ func (a *ricart) Step(env *node.Env, ev node.Event) {
 func (a *ricart) acquire(env *node.Env) {
 	a.ts = a.clock.next(env)
 	a.reps = a.reps[:0]
+	a.need = len(env.Peers()) - 1
 	env.Broadcast(node.Message{Type: "REQUEST", Stamp: a.ts})
 	a.check(env)
 }
 
 func (a *ricart) check(env *node.Env) {
-	if a.w.wanted() && len(a.reps) == len(env.Peers())-1 {
+	if a.w.wanted() && len(a.reps) == a.need {
 		a.w.enter(env)
 	}
 }
@@ -119,12 +121,19 @@ func (a *ricart) exit(env *node.Env) {
 	a.deferred = a.deferred[:0]
 }
 
+// Status reports, besides the critical section and the request's stamp, the
+// requests it defers (queue: who gets a REPLY when it leaves) and, while it waits,
+// the replies it has of the N−1 it needs, which is what a card shows of it.
 func (a *ricart) Status() node.Status {
 	var ts int64
 	if a.w.cs != node.CSReleased {
 		ts = a.ts
 	}
-	return node.Status{CS: a.w.cs, Counters: a.w.counters(node.Counter{Name: "req_ts", Value: ts})}
+	c := a.w.counters(node.Counter{Name: "req_ts", Value: ts}, node.Counter{Name: "queue", Value: int64(len(a.deferred))})
+	if a.w.wanted() {
+		c = append(c, node.Counter{Name: "replies", Value: int64(len(a.reps))}, node.Counter{Name: "needed", Value: int64(a.need)})
+	}
+	return node.Status{CS: a.w.cs, Counters: c}
 }
 
 func init() {

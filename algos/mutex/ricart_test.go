@@ -14,14 +14,22 @@ func TestRicartRequestAndReplies(t *testing.T) {
 	wantSends(t, h.Request("cs"), to(2, msg("REQUEST", 1)), to(3, msg("REQUEST", 1)))
 	wantCS(t, h, node.CSWanted)
 	wantCounter(t, h, "req_ts", 1)
+	wantCounter(t, h, "replies", 0)
+	wantCounter(t, h, "needed", 2)
 	wantSends(t, h.Deliver(2, msg("REPLY", 1)))
 	wantSends(t, h.Deliver(2, msg("REPLY", 1))) // duplicate: still one
 	wantCS(t, h, node.CSWanted)
+	wantCounter(t, h, "replies", 1)
 	wantSends(t, h.Deliver(3, msg("REPLY", 0))) // not for this request
 	wantCS(t, h, node.CSWanted)
+	wantCounter(t, h, "replies", 1)
 	wantSends(t, h.Deliver(3, msg("REPLY", 1)))
 	wantCS(t, h, node.CSHeld)
 	wantCounter(t, h, "req_ts", 1)
+	// Held, it waits for no reply: the card shows none.
+	if _, ok := h.Status().Counter("replies"); ok {
+		t.Fatalf("a holder reports replies: %+v", h.Status().Counters)
+	}
 	wantSends(t, h.Fire(timerHold))
 	wantCounter(t, h, "req_ts", 0)
 }
@@ -36,14 +44,18 @@ func TestRicartDefersByTimestampThenId(t *testing.T) {
 	// ...a tie goes to the lower id (n1 < n2)...
 	wantSends(t, h.Deliver(1, msg("REQUEST", 5)), to(1, msg("REPLY", 5)))
 	// ...and a later one, or a tie with a higher id, waits.
+	wantCounter(t, h, "queue", 0)
 	wantSends(t, h.Deliver(3, msg("REQUEST", 5)))
 	wantSends(t, h.Deliver(3, msg("REQUEST", 5))) // duplicate
+	wantCounter(t, h, "queue", 1)
 	wantSends(t, h.Deliver(1, msg("REPLY", 5)))
 	wantSends(t, h.Deliver(3, msg("REPLY", 5)))
 	wantCS(t, h, node.CSHeld)
 	// Held: every request waits.
 	wantSends(t, h.Deliver(1, msg("REQUEST", 2)))
+	wantCounter(t, h, "queue", 2)
 	wantSends(t, h.Fire(timerHold), to(3, msg("REPLY", 5)), to(1, msg("REPLY", 2)))
+	wantCounter(t, h, "queue", 0)
 	// The next request is later than anything seen.
 	wantSends(t, h.Request("cs"), to(1, msg("REQUEST", 6)), to(3, msg("REQUEST", 6)))
 }

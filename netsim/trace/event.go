@@ -22,8 +22,10 @@ const (
 	// and Info beside it are gone, and an end record closes the file. Version 4:
 	// heartbeat-dp watches every peer's deadline with one timer, "fd.check", instead
 	// of a timer "fd.timeout.nX" per peer: the same suspicions at the same times,
-	// other timer events.
-	Version = 4
+	// other timer events. Version 5: ricart reports the requests it defers (queue)
+	// and, while it waits, the replies it has of those it needs (replies, needed),
+	// so its status events are more and longer.
+	Version = 5
 )
 
 // Event kinds.
