@@ -197,3 +197,20 @@ func TestLiveStorm(t *testing.T) {
 	f.keys("?")
 	f.waitFor("the full help", func(s string) bool { return strings.Contains(s, "page back") })
 }
+
+// TestLiveSelectByIdOnRing: on the ring preset the cards stand in ring order (n3,
+// n7, n1, n8, …), and a digit still selects by id: 4 c crashes n4, which is the
+// last card, not n8, the fourth.
+func TestLiveSelectByIdOnRing(t *testing.T) {
+	l := openLive(t, "ring", 1)
+	f := startFlow(t, l, 160, 48)
+	f.waitFor("the ring's eight cards", func(s string) bool { return len(cards(s)) == 8 })
+	f.keys("4", "c")
+	s := f.waitFor("n4 down", func(s string) bool { return strings.Contains(cards(s)["n4"], "down") })
+	if strings.Contains(cards(s)["n8"], "down") {
+		t.Fatalf("4 c crashed n8, the fourth card:\n%s", s)
+	}
+	if !strings.Contains(s, "✓ crash n4") {
+		t.Errorf("no ✓ crash n4 line:\n%s", s)
+	}
+}
