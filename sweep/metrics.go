@@ -125,8 +125,12 @@ func (s *sourceCount) rounds() (int64, bool) {
 	return r, true
 }
 
-func newCollector(ids []node.ID) *collector {
-	c := &collector{hash: trace.NewHasher(), sent: map[string]int{}, alerts: map[string]int{},
+func newCollector(ids []node.ID, inline bool) *collector {
+	h := trace.NewHasher()
+	if inline {
+		h = trace.NewInlineHasher()
+	}
+	c := &collector{hash: h, sent: map[string]int{}, alerts: map[string]int{},
 		index: map[node.ID]int{}, up: make([]bool, len(ids)), leader: make([]node.ID, len(ids)), leaderAt: -1}
 	for i, id := range ids {
 		c.index[id] = i

@@ -130,9 +130,16 @@ func (p *Plan) Execute(jobs int, done func(finished int, r Result)) []Result {
 	out := make([]Result, len(p.Runs))
 	var mu sync.Mutex
 	finished := 0
+	// Jobs that fill the cores hash their traces themselves: a hashing goroutine
+	// pays only where a core would otherwise idle, as beside a single job.
+	workers := jobs
+	if workers < 1 {
+		workers = runtime.NumCPU()
+	}
+	inline := min(workers, len(order)) >= runtime.GOMAXPROCS(0)
 	each(jobs, len(order), func(k int) {
 		i := order[k]
-		out[i] = p.execute(p.Runs[i])
+		out[i] = p.execute(p.Runs[i], inline)
 		mu.Lock()
 		defer mu.Unlock()
 		finished++
@@ -163,14 +170,15 @@ func each(jobs, n int, f func(int)) {
 	wg.Wait()
 }
 
-func (p *Plan) execute(r Run) Result {
+// execute runs r; inline hashes its trace in the caller's goroutine.
+func (p *Plan) execute(r Run, inline bool) Result {
 	start := time.Now()
 	res := Result{Run: r}
 	cfg, th, err := p.resolve(r)
 	res.theory = th
 	if err == nil {
 		var w *netsim.World
-		c := newCollector(cfg.IDs)
+		c := newCollector(cfg.IDs, inline)
 		// The parallelism of a sweep is across runs: each world hands its
 		// processes one event at a time, which makes the same trace (the
 		// determinism tests prove it) for 2–3× less CPU than parallel windows on

@@ -28,19 +28,26 @@ type Sink interface {
 // reader) little while a core is free. At most one batch is in flight, and its
 // goroutine ends by itself.
 type Hasher struct {
-	h     hash.Hash
-	enc   Encoder
-	n     uint64
-	buf   []byte        // lines not hashed yet
-	spare []byte        // the batch in flight, then the next buffer
-	busy  chan struct{} // closed when the batch in flight is hashed; nil if none
+	h      hash.Hash
+	enc    Encoder
+	n      uint64
+	buf    []byte        // lines not hashed yet
+	spare  []byte        // the batch in flight, then the next buffer
+	busy   chan struct{} // closed when the batch in flight is hashed; nil if none
+	inline bool          // hash full batches in the caller's goroutine
 }
 
 // hashBatch is how many bytes of lines a Hasher gathers before it hashes them.
 const hashBatch = 64 << 10
 
-// NewHasher makes an empty hasher.
+// NewHasher makes an empty hasher. It hashes full batches in a goroutine of their
+// own, beside the run that makes the lines.
 func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
+
+// NewInlineHasher makes an empty hasher that hashes in the caller's goroutine: the
+// same hash, for callers that keep every core busy already (a sweep's jobs), where
+// a goroutine per batch would only add hand-overs and move each batch between cores.
+func NewInlineHasher() *Hasher { return &Hasher{h: sha256.New(), inline: true} }
 
 // Record adds e.
 func (h *Hasher) Record(e *Event) {
@@ -77,6 +84,11 @@ func (h *Hasher) write(p []byte) {
 // spill hands a full batch to a goroutine, once the one before it is done.
 func (h *Hasher) spill() {
 	if len(h.buf) < hashBatch {
+		return
+	}
+	if h.inline {
+		h.h.Write(h.buf)
+		h.buf = h.buf[:0]
 		return
 	}
 	h.wait()

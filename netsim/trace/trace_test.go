@@ -278,3 +278,28 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestHashersAgree: a hasher that hashes its batches in a goroutine and one that
+// hashes them inline give the recording's hash, over enough lines for several
+// batches.
+func TestHashersAgree(t *testing.T) {
+	evs := sample(5000)
+	data, rec := record(t, evs, "")
+	if len(data) < 3*hashBatch {
+		t.Fatalf("%d bytes of lines: fewer than three batches", len(data))
+	}
+	header := strings.SplitN(string(data), "\n", 2)[0]
+	for _, c := range []struct {
+		name string
+		h    *Hasher
+	}{{"goroutine", NewHasher()}, {"inline", NewInlineHasher()}} {
+		name, h := c.name, c.h
+		h.Header([]byte(header))
+		for i := range evs {
+			h.Record(&evs[i])
+		}
+		if got := h.Sum(); got != rec.Hash() {
+			t.Errorf("%s hasher: %s, recording %s", name, got, rec.Hash())
+		}
+	}
+}
