@@ -164,21 +164,19 @@ func (p *nodesPane) queueText(n trace.NodeView) string {
 		parts = append(parts, st.T("tui.card.queue")+" "+strconv.FormatInt(v, 10))
 		p.used |= lgQueue
 	}
-	if v, ok := s.Counter("votes"); ok {
-		t := st.T("tui.card.votes") + " " + strconv.FormatInt(v, 10)
-		if k, ok := s.Counter("set_size"); ok {
-			t += "/" + strconv.FormatInt(k, 10)
+	// what it got of what it needs: maekawa's votes of its set, ricart's replies
+	for _, g := range [...]struct {
+		got, of, key string
+		item         legendItem
+	}{{"votes", "set_size", "tui.card.votes", lgVotes}, {"replies", "needed", "tui.card.replies", lgReplies}} {
+		if v, ok := s.Counter(g.got); ok {
+			t := st.T(g.key) + " " + strconv.FormatInt(v, 10)
+			if k, ok := s.Counter(g.of); ok {
+				t += "/" + strconv.FormatInt(k, 10)
+			}
+			parts = append(parts, t)
+			p.used |= g.item
 		}
-		parts = append(parts, t)
-		p.used |= lgVotes
-	}
-	if v, ok := s.Counter("replies"); ok {
-		t := st.T("tui.card.replies") + " " + strconv.FormatInt(v, 10)
-		if k, ok := s.Counter("needed"); ok {
-			t += "/" + strconv.FormatInt(k, 10)
-		}
-		parts = append(parts, t)
-		p.used |= lgReplies
 	}
 	if v, ok := s.Counter("grants"); ok {
 		parts = append(parts, st.T("tui.card.grants")+" "+strconv.FormatInt(v, 10))
