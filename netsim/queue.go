@@ -229,8 +229,8 @@ func (p *slots[T]) reset() { *p = slots[T]{pool: p.pool} }
 // pooledPages is how many pages a queue gives back when it is released: enough for
 // the small worlds that follow one another by the thousand (a sweep's), while a big
 // world's pages go to the garbage collector. Pooled pages count as live until two
-// collections pass, and a mesh's thousands of pages kept so would raise every
-// later heap goal (the race-enabled election tests peaked 0.24 GB higher).
+// collections pass, and a mesh's thousands of pages kept so would raise the heap
+// goals that follow.
 const pooledPages = 8
 
 // release empties the slots and gives their first pages to the pool, if set.
