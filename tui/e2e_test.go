@@ -74,6 +74,12 @@ func (x *term) click(button, cx, cy int) {
 	x.typed(fmt.Sprintf("\x1b[<%d;%d;%dM\x1b[<%d;%d;%dm", button, cx+1, cy+1, button, cx+1, cy+1))
 }
 
+// point moves the pointer, no button pressed, to the cell (cx, cy): SGR button
+// code 35 is motion (32) with no button (3).
+func (x *term) point(cx, cy int) {
+	x.typed(fmt.Sprintf("\x1b[<35;%d;%dM", cx+1, cy+1))
+}
+
 // waitFor waits up to d for the screen to satisfy cond.
 func (x *term) waitFor(what string, d time.Duration, cond func(string) bool) string {
 	x.t.Helper()
@@ -130,12 +136,16 @@ func TestEndToEndTmux(t *testing.T) {
 		_, ok := leaderOnLiveCards(s, five...)
 		return ok
 	})
-	// the mouse: the dashboard asks for it, a click on n3's card selects it, a
-	// click on [crash] crashes it, and a right click revives it
-	if got := strings.TrimSpace(x.tmux("display", "-p", "-t", x.name, "#{mouse_button_flag}#{mouse_sgr_flag}")); got != "11" {
-		t.Errorf("tmux reports mouse button and SGR flags %q, want 11", got)
+	// the mouse: the dashboard asks for every motion of it, the pointer over n4's
+	// card names n4 in the title, a click on n3's card selects it, a click on
+	// [crash] crashes it, and a right click revives it
+	if got := strings.TrimSpace(x.tmux("display", "-p", "-t", x.name, "#{mouse_any_flag}#{mouse_sgr_flag}")); got != "11" {
+		t.Errorf("tmux reports mouse all-motion and SGR flags %q, want 11", got)
 	}
-	cx, cy := x.at(x.capture(), "─ n3 ")
+	cx, cy := x.at(x.capture(), "─ n4 ")
+	x.point(cx+2, cy+2)
+	x.waitFor("n4 named by the pointer", e2eWait, func(s string) bool { return strings.Contains(s, "Nodes (5) · ↖ n4:") })
+	cx, cy = x.at(x.capture(), "─ n3 ")
 	x.click(0, cx+2, cy+2)
 	s := x.waitFor("n3 selected by a click", e2eWait, func(s string) bool { return strings.Contains(s, "Nodes (5) · n3:") })
 	cx, cy = x.at(s, "[crash]")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 )
 
@@ -77,5 +78,58 @@ func TestGoldenCompactGrid(t *testing.T) {
 				golden.RequireEqual(t, plain(view))
 			})
 		}
+	}
+}
+
+// TestHoverNamesTheDot: at 1,000 nodes the grid's dots carry no ids; the pointer
+// over a dot names its node in the pane's title (↖), another move over the same
+// node draws no new frame, and the pointer gone from the pane gives the title back
+// to the selected node.
+func TestHoverNamesTheDot(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			f := newFake(1000, "bully", "election")
+			m := sized(f, size[0], size[1])
+			screen := plain(m.Render())
+			_, top, ok := find(screen, "Nodes (1000)", 0)
+			if !ok {
+				t.Fatalf("no nodes pane:\n%s", screen)
+			}
+			lines := strings.Split(screen, "\n")
+			hovered := 0
+			for y := top + 1; y < top+m.lay.nodesH-1 && hovered < 40; y++ {
+				for x, r := range []rune(lines[y]) {
+					if !strings.ContainsRune("●★✗", r) || hovered >= 40 {
+						continue
+					}
+					m.Update(tea.MouseMotionMsg{X: x, Y: y})
+					i := m.hover - 1
+					if i < 0 {
+						t.Fatalf("the pointer on the dot at (%d,%d) is over no node", x, y)
+					}
+					if i == m.sel {
+						continue
+					}
+					want := "Nodes (1000) · ↖ " + m.snap.Nodes[i].ID.String() + ":"
+					if s := plain(m.Render()); !strings.Contains(s, want) {
+						t.Fatalf("pointer at (%d,%d): no %q in\n%s", x, y, want, s)
+					}
+					m.View()
+					m.Update(tea.MouseMotionMsg{X: x, Y: y})
+					if m.dirty {
+						t.Fatalf("a move over the same node asks for a new frame")
+					}
+					hovered++
+				}
+			}
+			if hovered < 20 {
+				t.Fatalf("hovered %d dots, want at least 20", hovered)
+			}
+			m.Update(tea.MouseMotionMsg{X: 0, Y: size[1] - 1}) // the key bar
+			want := "Nodes (1000) · " + m.snap.Nodes[m.sel].ID.String() + ":"
+			if s := plain(m.Render()); !strings.Contains(s, want) || strings.Contains(s, "↖") {
+				t.Fatalf("pointer gone: want %q and no ↖ in\n%s", want, s)
+			}
+		})
 	}
 }

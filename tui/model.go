@@ -116,6 +116,7 @@ type Model struct {
 	w, h int
 
 	sel   int
+	hover int // the node under the pointer in the nodes pane, as index + 1; 0 for none
 	focus paneID
 	mode  mode
 	sideA map[node.ID]bool
@@ -360,6 +361,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.tick()
 	}
+	if msg, ok := msg.(tea.MouseMotionMsg); ok {
+		// the pointer moves often: a frame only when the node under it changes
+		if m.hoverAt(msg.Mouse()) {
+			m.dirty = true
+		}
+		return m, nil
+	}
 	m.dirty = true
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -367,6 +375,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.relayout()
 		return m, cmd
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		m.hoverAt(msg.(tea.MouseMsg).Mouse()) // the pointer is where it clicked
 		cmd := m.mouse(msg.(tea.MouseMsg))
 		m.relayout()
 		return m, cmd
@@ -1055,7 +1064,7 @@ func (m *Model) View() tea.View {
 	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion // clicks and the wheel (mouse.go)
+	v.MouseMode = tea.MouseModeAllMotion // clicks, the wheel and the pointer (mouse.go)
 	v.WindowTitle = "clusterlab"
 	return v
 }
@@ -1083,7 +1092,7 @@ func (m *Model) Render() string {
 	} else {
 		lines = append(lines, storyLine(m.st, s, m.w, m.lay.storyH > 0))
 	}
-	marks := nodeMarks{sel: m.sel, partition: m.mode == modePartition, sideA: m.sideA}
+	marks := nodeMarks{sel: m.sel, hover: m.hover, partition: m.mode == modePartition, sideA: m.sideA}
 	// the nodes' place draws a critical section for at least csHold of wall time
 	ns := m.latch.apply(s)
 	var body string

@@ -283,6 +283,20 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 	return nil
 }
 
+// hoverAt follows the pointer over the nodes pane's cards and dots; it reports
+// whether the node under it changed.
+func (m *Model) hoverAt(ev tea.Mouse) bool {
+	h := 0
+	if p, r, ok := m.paneAt(ev.X, ev.Y); ok && p == paneNodes && m.view == viewNodes && m.snap != nil {
+		if i, ok := m.nodes.cardAt(ev.X-r.x, ev.Y-r.y); ok {
+			h = i + 1
+		}
+	}
+	changed := h != m.hover
+	m.hover = h
+	return changed
+}
+
 // nodeAt is the node drawn at (x, y) of the box in the nodes' place: a card, or a
 // node on the topology's circle or a line of the table beside it, or a node's line
 // of the history strip.

@@ -184,6 +184,7 @@ func (p *nodesPane) move(sel int, dir string) int {
 // nodeMarks is the view state the cards need besides the snapshot.
 type nodeMarks struct {
 	sel       int
+	hover     int // the node under the pointer, as index + 1; 0 for none
 	partition bool
 	sideA     map[node.ID]bool
 }
@@ -192,7 +193,11 @@ type nodeMarks struct {
 // border.
 func (p *nodesPane) View(s *trace.Snapshot, m nodeMarks) string {
 	title := p.st.T("tui.title.nodes") + " (" + strconv.Itoa(len(s.Nodes)) + ")"
-	if m.sel < len(s.Nodes) {
+	// the node under the pointer, if not the one selected, else the selected one:
+	// where dots stand for nodes, pointing at one is how to read its id
+	if h := m.hover - 1; h >= 0 && h < len(s.Nodes) && h != m.sel {
+		title += " · ↖ " + nodeSummary(p.st.Lang, s.Nodes[h], s.Info.Family, s.T)
+	} else if m.sel < len(s.Nodes) {
 		title += " · " + nodeSummary(p.st.Lang, s.Nodes[m.sel], s.Info.Family, s.T)
 	}
 	p.used = 0
