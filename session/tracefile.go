@@ -169,6 +169,21 @@ type traceFile struct {
 	closers []io.Closer
 }
 
+// drain reads the lines left, to the end of the file, and returns the end record's
+// problem, if any, and the hash of every line read.
+func (t *traceFile) drain() (*trace.EndError, string) {
+	for {
+		_, err := t.NextLine()
+		var endErr *trace.EndError
+		switch {
+		case errors.As(err, &endErr):
+			return endErr, t.Hash()
+		case err != nil:
+			return nil, t.Hash()
+		}
+	}
+}
+
 func (t *traceFile) Close() error {
 	var err error
 	for i := len(t.closers) - 1; i >= 0; i-- {

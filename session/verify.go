@@ -83,7 +83,15 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		return nil, err
 	}
 	hdr := tf.Header
-	// First pass: the structure, the end record and the user actions.
+	// First pass: the structure, the end record and the user actions. The lines are
+	// hashed on the second pass, beside the re-run, where it costs no wall time;
+	// only a header with more nodes than a re-run to locate an edit may have
+	// (maxLocateNodes) is hashed now, to refuse an edited one before building its
+	// world.
+	hashLater := len(hdr.Info.IDs) <= maxLocateNodes
+	if hashLater {
+		tf.SkipHash()
+	}
 	var users []netsim.Timed
 	var last []byte
 	var endErr *trace.EndError
@@ -154,7 +162,11 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		return nil, err
 	}
 	defer rf.Close()
-	rf.SkipHash() // checked by the first reading; this one compares lines only
+	if hashLater {
+		rf.HashInline() // in the comparer's goroutine, beside the re-run
+	} else {
+		rf.SkipHash() // checked by the first reading; this one compares lines only
+	}
 	cmp := &comparer{rd: rf, want: n}
 	p := newPipe(cmp)
 	w, err := netsim.New(cfg, p)
@@ -168,12 +180,13 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	if end != nil {
 		runTo = time.Duration(end.T) * time.Microsecond
 	}
-	// In slices, so that a difference stops the re-run early (an edited far-future
-	// time must not make verify simulate up to it) and so does a signal.
-	// The slices start small and grow, so that the work wasted after a difference
-	// is at most about the work before it. The comparer is looked at between
-	// slices, once it has caught up with the world.
-	for slice := time.Millisecond; p.sync() && cmp.busy(end != nil) && w.Now() < runTo; slice = min(2*slice, maxVerifySlice) {
+	// In slices, so that a signal stops the re-run between them. A difference
+	// stops it too (an edited far-future time must not make verify simulate up to
+	// it): once the comparer has decided, it halts the world at the end of its
+	// window, and the next slice does not start. The world waits for the comparer
+	// only when the chunks in flight fill the pipe, never at every slice, so the
+	// two run side by side throughout.
+	for slice := time.Millisecond; !p.decided.Load() && w.Now() < runTo; slice = min(2*slice, maxVerifySlice) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -183,6 +196,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 			return &Verdict{Line: cmp.n + 2, Reason: fmt.Sprintf("%s:%d: the re-run stopped: %v", path, cmp.n+2, err)}, nil
 		}
 	}
+	p.sync() // the comparer has seen every line so far, and may be looked at
 	if end == nil {
 		// The recording stops at an event: go through its instant one event at a
 		// time, and give the end-of-run expectations if the file has them.
@@ -201,6 +215,14 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		w.Finish()
 	}
 	p.sync()
+	if hashLater && !cmp.differs() && cmp.n == n {
+		// Every event matched: the second reading goes on to the end record, which
+		// it checks against the hash of what it read (the first checked its count).
+		var hashErr *trace.EndError
+		if hashErr, hash = rf.drain(); endErr == nil {
+			endErr = hashErr
+		}
+	}
 	return cmp.verdict(path, n, end, truncated, endErr, hash, lastT, opts), nil
 }
 

@@ -49,6 +49,12 @@ func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
 // a goroutine per batch would only add hand-overs and move each batch between cores.
 func NewInlineHasher() *Hasher { return &Hasher{h: sha256.New(), inline: true} }
 
+// setInline makes the hasher hash the batches to come in the caller's goroutine.
+func (h *Hasher) setInline() {
+	h.wait()
+	h.inline = true
+}
+
 // Record adds e.
 func (h *Hasher) Record(e *Event) {
 	if h.buf == nil {
