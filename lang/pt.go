@@ -164,7 +164,7 @@ var pt = map[string]string{
 	"tui.legend.sus":          "sus suspeitos",
 	"tui.legend.susn":         "sN N suspeitos",
 	"tui.legend.timeout":      "to timeout",
-	"tui.legend.cs":           "cs região crítica",
+	"tui.legend.cs":           "rc região crítica",
 	"tui.legend.queue":        "fila pedidos na fila",
 	"tui.legend.votes":        "votos obtidos/necessários",
 	"tui.legend.replies":      "respostas obtidas/necessárias",
