@@ -1,6 +1,7 @@
 package tui
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"regexp"
 	"strconv"
 	"strings"
@@ -212,5 +213,33 @@ func TestLiveSelectByIdOnRing(t *testing.T) {
 	}
 	if !strings.Contains(s, "✓ crash n4") {
 		t.Errorf("no ✓ crash n4 line:\n%s", s)
+	}
+}
+
+// writtenMeanwhile is a controller whose recording finished writing its past just
+// before a key: the header still says writing, but toggling the recording stops
+// and saves it, with no error.
+type writtenMeanwhile struct{ *fake }
+
+func (w writtenMeanwhile) Writing() (string, float64, bool) {
+	return "clusterlab-fake-1.jsonl", 0.9, true
+}
+
+// TestQuitWhileWritingFinished: q pressed while the header says writing, when the
+// writing has just finished, saves the recording and says so; it used to take the
+// missing error's message and panic (TestLiveRecordInBackground caught it, now and
+// then).
+func TestQuitWhileWritingFinished(t *testing.T) {
+	f := newFake(5, "bully", "election")
+	f.rec = "clusterlab-fake-1.jsonl"
+	m := New(writtenMeanwhile{f}, Options{Title: "bully-demo"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(keyMsg("q"))
+	s := plain(m.Render())
+	if !strings.Contains(s, "clusterlab-fake-1.jsonl") || strings.Contains(s, "✗") {
+		t.Fatalf("q after the writing finished: want the file saved, no error:\n%s", s)
+	}
+	if f.Recording() != "" {
+		t.Fatalf("the recording is still on")
 	}
 }

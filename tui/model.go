@@ -599,10 +599,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			m.help.ShowAll = false
 		}
 	case key.Matches(msg, k.Quit) && m.hs.writing:
-		// q cancels the recording being written; the next q quits
-		_, err := m.c.ToggleRecording()
+		// q cancels the recording being written; the next q quits. If the past
+		// was written meanwhile (the header had not yet said so), the recording
+		// it became is stopped and saved instead.
+		name, err := m.c.ToggleRecording()
 		m.refresh()
-		m.say("✗ "+m.st.T("tui.say.recording")+" "+err.Error()+"; "+m.st.T("tui.say.qagain"), true)
+		if err != nil {
+			m.say("✗ "+m.st.T("tui.say.recording")+" "+err.Error()+"; "+m.st.T("tui.say.qagain"), true)
+		} else {
+			m.say(m.st.T("tui.say.saved")+" "+name+"; "+m.st.T("tui.say.qagain"), false)
+		}
 	case key.Matches(msg, k.Quit):
 		if m.c.Recording() != "" {
 			m.mode = modeConfirm
