@@ -1,11 +1,14 @@
 package tui
 
 import (
-	tea "charm.land/bubbletea/v2"
+	"context"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
 	"github.com/clusterlab/clusterlab/presets"
@@ -157,12 +160,35 @@ func TestLiveRecordInBackground(t *testing.T) {
 	f.keys("space")
 	f.waitFor("paused while writing", func(s string) bool { return strings.Contains(s, "⏸ paused") && strings.Contains(s, "◌ writing") })
 	f.keys("q")
-	f.waitFor("the recording cancelled", func(s string) bool {
-		return strings.Contains(s, "✗ recording cancelled") && !strings.Contains(s, "◌ writing")
+	// Paused, the past is still being written: q usually cancels it, but on a
+	// fast machine the writing may end between the frame that said so and the
+	// key, and then q stops and saves the recording instead. Either way nothing
+	// is recorded after q, and a cancelled file is gone while a saved one is whole.
+	s := f.waitFor("the recording cancelled or saved", func(s string) bool {
+		return (strings.Contains(s, "✗ recording cancelled") || strings.Contains(s, "recording saved to")) && !strings.Contains(s, "◌ writing")
 	})
 	if l.Recording() != "" {
 		t.Fatalf("still recording %q after q", l.Recording())
 	}
+	files, _ := filepath.Glob("clusterlab-*.jsonl")
+	if strings.Contains(s, "✗ recording cancelled") != (len(files) == 0) {
+		t.Fatalf("after q the screen says %q and the folder holds %q", statusLine(s), files)
+	}
+	if len(files) == 1 {
+		if v, err := session.Verify(context.Background(), files[0], session.VerifyOptions{}); err != nil || !v.OK {
+			t.Fatalf("the recording saved by q does not verify: %v %+v", err, v)
+		}
+	}
+}
+
+// statusLine is the line of a screen that answers a key (✓ or ✗), or "".
+func statusLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "✓") || strings.Contains(l, "✗") || strings.Contains(l, "saved") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
 }
 
 // TestLiveStorm runs bully with a tiny storm guard: the dashboard shows the storm's
