@@ -54,7 +54,16 @@ func sweepOutcome(out *sweep.Outcome, err error) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\n%d runs; outputs in %s/\n", out.Runs, out.Dir)
+	runs := "runs"
+	if out.Runs == 1 {
+		runs = "run"
+	}
+	fmt.Printf("\n%d %s; outputs in %s/\n", out.Runs, runs, out.Dir)
+	if out.Missing > 0 {
+		// The outputs hold what the shards have; a script must not take them for
+		// the whole sweep.
+		return &exitError{1, fmt.Errorf("the shards hold %d of the sweep's %d runs: a shard is missing", out.Runs, out.Runs+out.Missing)}
+	}
 	if len(out.Failed) > 0 {
 		for i, f := range out.Failed {
 			if i == 20 {

@@ -38,9 +38,10 @@ func (e *BadInput) Error() string { return e.Err.Error() }
 
 // Outcome is what a sweep did: the runs whose expectations failed.
 type Outcome struct {
-	Dir    string
-	Runs   int
-	Failed []string
+	Dir     string
+	Runs    int
+	Failed  []string
+	Missing int // runs of the sweep that no merged shard holds
 }
 
 // Open reads the sweep a command names.
@@ -171,10 +172,7 @@ func Merge(dirs []string, out string, force bool, command string, stdout io.Writ
 		return nil, err
 	}
 	p.printTable(stdout, all)
-	if total := len(p.Cells) * len(p.SeedList); len(all) < total {
-		fmt.Fprintf(stdout, "\nthe shards hold %d of the sweep's %d runs: a shard is missing\n", len(all), total)
-	}
-	o := &Outcome{Dir: out, Runs: len(all)}
+	o := &Outcome{Dir: out, Runs: len(all), Missing: len(p.Cells)*len(p.SeedList) - len(all)}
 	for _, r := range all {
 		if !r.Passed {
 			o.Failed = append(o.Failed, p.Describe(r.Run))

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -126,6 +127,41 @@ func TestShardsMergeToTheSame(t *testing.T) {
 	// Merging a shard twice is refused.
 	if _, err := Merge([]string{dirs[0], dirs[0]}, filepath.Join(dir, "twice"), false, "x", io.Discard); err == nil {
 		t.Error("a shard merged twice was accepted")
+	}
+}
+
+// TestMergeCountsMissingRuns: merging every shard of a sweep leaves no run
+// missing; merging only some says how many runs the others hold (the command then
+// exits 1).
+func TestMergeCountsMissingRuns(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Parse("small.toml", []byte("name = \"small\"\nbase = \"ring\"\nseeds = 2\n[axes]\nnodes = [8, 10]\n"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for i := 1; i <= 2; i++ {
+		p, err := NewPlan(s, Shard{i, 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := filepath.Join(dir, "shard", string(rune('0'+i)))
+		if err := p.Write(d, p.Execute(1, nil), "x", 1); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	for _, c := range []struct {
+		dirs          []string
+		runs, missing int
+	}{{dirs, 4, 0}, {dirs[:1], 2, 2}, {dirs[1:], 2, 2}} {
+		o, err := Merge(c.dirs, filepath.Join(dir, "merged", strconv.Itoa(len(c.dirs))+filepath.Base(c.dirs[0])), false, "x", io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Runs != c.runs || o.Missing != c.missing {
+			t.Errorf("merged %d shard(s) from %s: %d runs, %d missing; want %d and %d", len(c.dirs), c.dirs[0], o.Runs, o.Missing, c.runs, c.missing)
+		}
 	}
 }
 
