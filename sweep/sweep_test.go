@@ -102,18 +102,7 @@ func TestShardsMergeToTheSame(t *testing.T) {
 	if err := whole.Write(filepath.Join(dir, "whole"), whole.Execute(1, nil), "x", 1); err != nil {
 		t.Fatal(err)
 	}
-	var dirs []string
-	for i := 1; i <= 3; i++ {
-		p, err := NewPlan(s, Shard{i, 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := filepath.Join(dir, "shard", string(rune('0'+i)))
-		if err := p.Write(d, p.Execute(2, nil), "x", 2); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, d)
-	}
+	dirs := writeShards(t, s, 3, 2, dir)
 	if _, err := Merge(dirs, filepath.Join(dir, "merged"), false, "x", io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +119,25 @@ func TestShardsMergeToTheSame(t *testing.T) {
 	}
 }
 
+// writeShards runs the sweep's k shards with jobs workers each and writes them to
+// dir/shard/1 … k, whose paths it returns.
+func writeShards(t *testing.T, s *Sweep, k, jobs int, dir string) []string {
+	t.Helper()
+	var dirs []string
+	for i := 1; i <= k; i++ {
+		p, err := NewPlan(s, Shard{i, k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := filepath.Join(dir, "shard", strconv.Itoa(i))
+		if err := p.Write(d, p.Execute(jobs, nil), "x", jobs); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
 // TestMergeCountsMissingRuns: merging every shard of a sweep leaves no run
 // missing; merging only some says how many runs the others hold (the command then
 // exits 1).
@@ -139,18 +147,7 @@ func TestMergeCountsMissingRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dirs []string
-	for i := 1; i <= 2; i++ {
-		p, err := NewPlan(s, Shard{i, 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := filepath.Join(dir, "shard", string(rune('0'+i)))
-		if err := p.Write(d, p.Execute(1, nil), "x", 1); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, d)
-	}
+	dirs := writeShards(t, s, 2, 1, dir)
 	for _, c := range []struct {
 		dirs          []string
 		runs, missing int
