@@ -128,7 +128,7 @@ func (s *sourceCount) rounds() (int64, bool) {
 func newCollector(ids []node.ID, inline bool) *collector {
 	h := trace.NewHasher()
 	if inline {
-		h = trace.NewInlineHasher()
+		h.Inline()
 	}
 	c := &collector{hash: h, sent: map[string]int{}, alerts: map[string]int{},
 		index: map[node.ID]int{}, up: make([]bool, len(ids)), leader: make([]node.ID, len(ids)), leaderAt: -1}

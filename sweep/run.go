@@ -132,11 +132,7 @@ func (p *Plan) Execute(jobs int, done func(finished int, r Result)) []Result {
 	finished := 0
 	// Jobs that fill the cores hash their traces themselves: a hashing goroutine
 	// pays only where a core would otherwise idle, as beside a single job.
-	workers := jobs
-	if workers < 1 {
-		workers = runtime.NumCPU()
-	}
-	inline := min(workers, len(order)) >= runtime.GOMAXPROCS(0)
+	inline := min(workers(jobs), len(order)) >= runtime.GOMAXPROCS(0)
 	each(jobs, len(order), func(k int) {
 		i := order[k]
 		out[i] = p.execute(p.Runs[i], inline)
@@ -155,12 +151,9 @@ func (p *Plan) Execute(jobs int, done func(finished int, r Result)) []Result {
 // core for jobs < 1), and returns when every call has. A worker takes the next
 // index itself, so that no call waits for a goroutine to be woken to hand it over.
 func each(jobs, n int, f func(int)) {
-	if jobs < 1 {
-		jobs = runtime.NumCPU()
-	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(jobs, n) {
+	for range min(workers(jobs), n) {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
 				f(i)
@@ -168,6 +161,14 @@ func each(jobs, n int, f func(int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// workers is how many goroutines jobs asks for: every core for jobs < 1.
+func workers(jobs int) int {
+	if jobs < 1 {
+		return runtime.NumCPU()
+	}
+	return jobs
 }
 
 // execute runs r; inline hashes its trace in the caller's goroutine.

@@ -371,7 +371,7 @@ func (r *Reader) SkipHash() { r.noHash = true }
 // one of the hash's: for a reader that runs beside other work already (verify's
 // second reading, beside the re-run), where one more goroutine would only compete
 // with that work.
-func (r *Reader) HashInline() { r.hash.setInline() }
+func (r *Reader) HashInline() { r.hash.Inline() }
 
 // Raw is the event line read last, as in the file; valid until the next read.
 func (r *Reader) Raw() []byte { return r.raw }

@@ -41,27 +41,24 @@ type Hasher struct {
 const hashBatch = 64 << 10
 
 // NewHasher makes an empty hasher. It hashes full batches in a goroutine of their
-// own, beside the run that makes the lines.
-func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
+// own, beside the run that makes the lines. Its buffer takes a batch's room at
+// once, not grown from nothing by doubling: a sweep makes one for each of its
+// thousands of runs.
+func NewHasher() *Hasher {
+	return &Hasher{h: sha256.New(), buf: make([]byte, 0, hashBatch+hashBatch/4)}
+}
 
-// NewInlineHasher makes an empty hasher that hashes in the caller's goroutine: the
-// same hash, for callers that keep every core busy already (a sweep's jobs), where
-// a goroutine per batch would only add hand-overs and move each batch between cores.
-func NewInlineHasher() *Hasher { return &Hasher{h: sha256.New(), inline: true} }
-
-// setInline makes the hasher hash the batches to come in the caller's goroutine.
-func (h *Hasher) setInline() {
+// Inline makes the hasher hash the batches to come in the caller's goroutine: the
+// same hash, for callers that keep every core busy already (a sweep's jobs, verify's
+// comparer beside the re-run), where a goroutine per batch would only add
+// hand-overs and move each batch between cores.
+func (h *Hasher) Inline() {
 	h.wait()
 	h.inline = true
 }
 
 // Record adds e.
 func (h *Hasher) Record(e *Event) {
-	if h.buf == nil {
-		// A batch's room at once, not grown from nothing by doubling: a sweep
-		// makes a hasher for each of its thousands of runs.
-		h.buf = make([]byte, 0, hashBatch+hashBatch/4)
-	}
 	h.buf = h.enc.Append(h.buf, e)
 	h.n++
 	h.spill()

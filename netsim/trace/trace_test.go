@@ -292,7 +292,7 @@ func TestHashersAgree(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		h    *Hasher
-	}{{"goroutine", NewHasher()}, {"inline", NewInlineHasher()}} {
+	}{{"goroutine", NewHasher()}, {"inline", inlineHasher()}} {
 		name, h := c.name, c.h
 		h.Header([]byte(header))
 		for i := range evs {
@@ -302,4 +302,10 @@ func TestHashersAgree(t *testing.T) {
 			t.Errorf("%s hasher: %s, recording %s", name, got, rec.Hash())
 		}
 	}
+}
+
+func inlineHasher() *Hasher {
+	h := NewHasher()
+	h.Inline()
+	return h
 }
