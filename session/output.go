@@ -19,6 +19,10 @@ type Output struct {
 	mode      os.FileMode
 	f         *os.File
 	finished  atomic.Bool // by Commit or Abort, perhaps from a signal handler
+
+	// written and started are how many bytes were written, and up to where the
+	// disk was asked to take them (see Write).
+	written, started int64
 }
 
 // pending holds the outputs not yet committed or aborted, so that a signal handler
@@ -87,8 +91,23 @@ func checkOutput(path string, force bool, inputs []string) (os.FileMode, error) 
 	return st.Mode().Perm(), nil
 }
 
-// Write writes to the temporary file.
-func (o *Output) Write(p []byte) (int, error) { return o.f.Write(p) }
+// writeback is how many written bytes an Output gathers before it asks the disk to
+// take them.
+const writeback = 1 << 20
+
+// Write writes to the temporary file. Every megabyte or so it asks the kernel to
+// start writing what it has to disk, without waiting (see startWriteback): Commit's
+// fsync then waits only for the last of it, instead of the whole file at the end
+// of a recording. Write is called from one goroutine at a time (a recorder's writer).
+func (o *Output) Write(p []byte) (int, error) {
+	n, err := o.f.Write(p)
+	o.written += int64(n)
+	if o.written-o.started >= writeback {
+		startWriteback(o.f, o.started, o.written-o.started)
+		o.started = o.written
+	}
+	return n, err
+}
 
 // Path is the name the output gets on Commit.
 func (o *Output) Path() string { return o.path }

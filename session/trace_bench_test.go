@@ -18,11 +18,13 @@ const benchPreset = "dp-gst"
 
 // BenchmarkTrace compares a plain headless run of one preset, made bigger, with the same run
 // recorded (plain and compressed) and with verify of that recording. The issue's
-// targets: record ≤ 1.5× plain, verify ≤ 2× plain, in x-plain. Each case reports
-// cpu-ms/op, the CPU time of all the process's threads per operation, the kernel's
-// included (a recording's writes and its fsync): on a loaded machine the wall time
-// varies with the load, the CPU time much less. Every case but plain also reports
-// x-plain, its CPU time over that of plain runs interleaved with it (see loopCPU).
+// targets: record ≤ 1.5× plain, verify ≤ 2× plain. Each case reports cpu-ms/op, the
+// CPU time of all the process's threads per operation, the kernel's included (a
+// recording's writes and its fsync): on a loaded machine the wall time varies with
+// the load, the CPU time much less. Every case but plain also reports x-plain, its
+// CPU time over that of plain runs interleaved with it, and x-wall, the same for
+// wall time (see loopCPU): a recording encodes on another core, so it costs more
+// CPU than it costs time.
 //
 // The cases between plain and record split what a recording costs: sink, the
 // world building each event for a sink that does nothing with it; hash, that and
@@ -119,11 +121,12 @@ func BenchmarkTrace(b *testing.B) {
 // loopCPU runs f as the benchmark's operation and reports cpu-ms/op, the CPU time
 // of all the process's threads per operation. prep, if not nil, runs before each
 // operation, untimed and uncounted. With a baseline, it runs the baseline after
-// each operation, likewise untimed, and also reports x-plain: the operations' CPU
-// time over the baseline's. Interleaved, both see the same load on a shared
-// machine, so the ratio holds better than one of separate runs.
+// each operation, likewise untimed, and also reports x-plain and x-wall: the
+// operations' CPU and wall time over the baseline's. Interleaved, both see the
+// same load on a shared machine, so the ratios hold better than ones of separate
+// runs.
 func loopCPU(b *testing.B, prep, f, baseline func()) {
-	var used, base time.Duration
+	var used, base, wall, baseWall time.Duration
 	n := 0
 	for b.Loop() {
 		if prep != nil {
@@ -131,15 +134,17 @@ func loopCPU(b *testing.B, prep, f, baseline func()) {
 			prep()
 			b.StartTimer()
 		}
-		start := cpuTime()
+		start, t0 := cpuTime(), time.Now()
 		f()
 		used += cpuTime() - start
+		wall += time.Since(t0)
 		n++
 		if baseline != nil {
 			b.StopTimer()
-			start := cpuTime()
+			start, t0 := cpuTime(), time.Now()
 			baseline()
 			base += cpuTime() - start
+			baseWall += time.Since(t0)
 			b.StartTimer()
 		}
 	}
@@ -149,6 +154,7 @@ func loopCPU(b *testing.B, prep, f, baseline func()) {
 	b.ReportMetric(float64(used.Microseconds())/1e3/float64(n), "cpu-ms/op")
 	if base > 0 {
 		b.ReportMetric(float64(used)/float64(base), "x-plain")
+		b.ReportMetric(float64(wall)/float64(baseWall), "x-wall")
 	}
 }
 

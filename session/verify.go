@@ -357,25 +357,29 @@ func startBurst(cfg netsim.Config) int {
 
 func fmtUS(us int64) string { return (time.Duration(us) * time.Microsecond).String() }
 
-// pipe is the re-run's sink: it encodes the world's events into chunks of lines, as
-// the recorder does, and hands them to the comparer in a goroutine of its own, so
-// that reading the file and comparing run beside the world, on another core when
-// there is one. Between syncs the comparer belongs to that goroutine; sync waits
-// until it has caught up, and then the caller may look at it. Once the comparison
-// is decided the world is halted: the re-run does not go on past the difference.
+// pipe is the re-run's sink: it copies the world's events into batches (see
+// trace.Batch) and hands them to a goroutine of its own, which encodes them as the
+// recorder does and gives the lines to the comparer, so that encoding, reading the
+// file and comparing run beside the world, on another core when there is one.
+// Between syncs the comparer belongs to that goroutine; sync waits until it has
+// caught up, and then the caller may look at it. Once the comparison is decided
+// the world is halted: the re-run does not go on past the difference.
 type pipe struct {
 	cmp     *comparer
-	cur     []byte
-	enc     trace.Encoder
-	work    chan []byte // chunks of lines to compare; nil asks for a sync
-	free    chan []byte
+	cur     *trace.Batch
+	work    chan *trace.Batch // batches of events to compare; nil asks for a sync
+	free    chan *trace.Batch
 	synced  chan struct{}
 	exited  chan struct{}
 	decided atomic.Bool // the comparer needs no more events
+
+	// The goroutine's own.
+	enc   trace.Encoder
+	lines []byte
 }
 
 func newPipe(cmp *comparer) *pipe {
-	return &pipe{cmp: cmp, cur: trace.NewChunk(), work: make(chan []byte, 4), free: make(chan []byte, 4),
+	return &pipe{cmp: cmp, cur: trace.NewBatch(), work: make(chan *trace.Batch, 4), free: make(chan *trace.Batch, 4),
 		synced: make(chan struct{}), exited: make(chan struct{})}
 }
 
@@ -387,8 +391,8 @@ func (p *pipe) Record(e *trace.Event) {
 	if p.decided.Load() {
 		return
 	}
-	p.cur = p.enc.Append(p.cur, e)
-	if len(p.cur) >= trace.ChunkBytes {
+	p.cur.Add(e)
+	if p.cur.Full() {
 		p.send()
 	}
 }
@@ -398,14 +402,14 @@ func (p *pipe) send() {
 	select {
 	case p.cur = <-p.free:
 	default:
-		p.cur = trace.NewChunk()
+		p.cur = trace.NewBatch()
 	}
 }
 
-// sync hands over what is encoded and waits until the comparer has seen it all. It
-// returns true, to be used in a loop condition.
+// sync hands over what is gathered and waits until the comparer has seen it all.
+// It returns true, to be used in a loop condition.
 func (p *pipe) sync() bool {
-	if len(p.cur) > 0 {
+	if p.cur.Len() > 0 {
 		p.send()
 	}
 	p.work <- nil
@@ -415,18 +419,22 @@ func (p *pipe) sync() bool {
 
 func (p *pipe) run(halt func()) {
 	defer close(p.exited)
-	for chunk := range p.work {
-		if chunk == nil {
+	for batch := range p.work {
+		if batch == nil {
 			p.synced <- struct{}{}
 			continue
 		}
-		p.cmp.compare(chunk)
+		if !p.cmp.decided() {
+			p.lines = batch.Encode(&p.enc, p.lines[:0])
+			p.cmp.compare(p.lines)
+		}
 		if p.cmp.decided() && !p.decided.Load() {
 			p.decided.Store(true)
 			halt()
 		}
+		batch.Reset()
 		select {
-		case p.free <- chunk[:0]:
+		case p.free <- batch:
 		default:
 		}
 	}

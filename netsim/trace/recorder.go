@@ -130,25 +130,23 @@ func (h *Hasher) Sum() string {
 // Count is the number of events hashed.
 func (h *Hasher) Count() uint64 { return h.n }
 
-// Recorder writes a trace file as it happens. Record encodes the event into a chunk
-// of lines, in the caller's goroutine: that costs less than copying the event for
-// another goroutine to encode, and leaves nothing that points into the world. Full
-// chunks go to a writer goroutine that hashes and writes them, so the hash and the
-// file cost the run little while a core is free. It flushes at least every 100 ms
-// of wall time (the only place clusterlab reads the wall clock, and it decides
-// nothing about the run) and on End and Close, so a killed process leaves every
-// full line on disk.
+// Recorder writes a trace file as it happens. Record copies the event into a batch
+// (see Batch), in the caller's goroutine; full batches go to a writer goroutine that
+// encodes, hashes and writes them, so that a recording costs the run little more
+// than the copies while a core is free. It flushes at least every 100 ms of wall
+// time (the only place clusterlab reads the wall clock, and it decides nothing
+// about the run) and on End and Close, so a killed process leaves every full line
+// on disk.
 type Recorder struct {
-	mu     sync.Mutex // guards cur, enc, n, closed, ended, final, and the order of ops
-	cur    []byte     // encoded lines not yet handed to the writer
-	enc    Encoder
+	mu     sync.Mutex // guards cur, n, closed, ended, final, and the order of ops
+	cur    *Batch     // events not yet handed to the writer
 	n      uint64
 	closed bool
 	ended  bool
 	final  string // the hash once closed
 
 	ops     chan recOp
-	free    chan []byte
+	free    chan *Batch
 	stop    chan struct{}
 	written chan struct{} // the writer goroutine ended
 	ticked  chan struct{} // the flusher goroutine ended
@@ -157,36 +155,28 @@ type Recorder struct {
 	err   error
 
 	// The writer goroutine's own.
-	w    io.Writer
-	c    io.Closer
-	hash *Hasher
+	w     io.Writer
+	c     io.Closer
+	hash  *Hasher
+	enc   Encoder
+	lines []byte // a batch's lines
 }
 
 // recOp is one piece of work for the writer goroutine, done in order.
 type recOp struct {
-	lines []byte      // whole event lines to hash and write
+	batch *Batch      // events to encode, hash and write
 	data  []byte      // a line to write only (the end record), not hashed
 	flush bool        // push everything to the file, through a compressor
 	sum   chan string // answer with the hash so far
 	done  chan error  // answer when done, with the first error so far
 }
 
-// ChunkBytes is about how many bytes of lines a Recorder, or another sink that hands
-// encoded lines to a goroutine of its own (verify's), gathers before it hands them
-// over: enough that handing over costs nothing per event, little enough to stay in
-// the cache.
-const ChunkBytes = 64 << 10
-
-// NewChunk is an empty chunk of lines, with room for ChunkBytes and a last line
-// past it.
-func NewChunk() []byte { return make([]byte, 0, ChunkBytes+4<<10) }
-
 // NewRecorder writes h and starts the writer and the flusher. If w is an io.Closer,
 // Close closes it.
 func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 	h.Format, h.Version = Format, Version
-	r := &Recorder{w: w, hash: NewHasher(), cur: NewChunk(),
-		ops: make(chan recOp, 4), free: make(chan []byte, 4),
+	r := &Recorder{w: w, hash: NewHasher(), cur: NewBatch(),
+		ops: make(chan recOp, 4), free: make(chan *Batch, 4),
 		stop: make(chan struct{}), written: make(chan struct{}), ticked: make(chan struct{})}
 	if c, ok := w.(io.Closer); ok {
 		r.c = c
@@ -232,11 +222,13 @@ func (r *Recorder) flushUnder() error {
 func (r *Recorder) writer() {
 	defer close(r.written)
 	for op := range r.ops {
-		if op.lines != nil {
-			r.hash.write(op.lines)
-			r.write(op.lines)
+		if op.batch != nil {
+			r.lines = op.batch.Encode(&r.enc, r.lines[:0])
+			r.hash.write(r.lines)
+			r.write(r.lines)
+			op.batch.Reset()
 			select {
-			case r.free <- op.lines[:0]:
+			case r.free <- op.batch:
 			default:
 			}
 		}
@@ -263,16 +255,16 @@ func (r *Recorder) write(p []byte) {
 	}
 }
 
-// handoff gives the encoded lines to the writer. Call with mu held.
+// handoff gives the events gathered to the writer. Call with mu held.
 func (r *Recorder) handoff() {
-	if len(r.cur) == 0 {
+	if r.cur.Len() == 0 {
 		return
 	}
-	r.ops <- recOp{lines: r.cur}
+	r.ops <- recOp{batch: r.cur}
 	select {
 	case r.cur = <-r.free:
 	default:
-		r.cur = NewChunk()
+		r.cur = NewBatch()
 	}
 }
 
@@ -311,8 +303,8 @@ func (r *Recorder) Record(e *Event) {
 		return
 	}
 	r.n++
-	r.cur = r.enc.Append(r.cur, e)
-	if len(r.cur) >= ChunkBytes {
+	r.cur.Add(e)
+	if r.cur.Full() {
 		r.handoff()
 	}
 }
