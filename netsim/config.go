@@ -94,6 +94,11 @@ type Config struct {
 	// Sequential hands one event at a time to the processes instead of a window at
 	// a time. The run is the same; tests use it to prove that.
 	Sequential bool
+	// HandOut hands every batch to its process's goroutine, however small the
+	// window, where the world would handle it itself (see inlineBelow). The run is
+	// the same; tests use it to prove that, and to start every incarnation's
+	// goroutine.
+	HandOut bool
 	// MaxPending bounds the events waiting in the world (messages in flight, timers,
 	// a process's own events inside one window). A run that exceeds it stops with an
 	// event-storm error (World.Err) instead of exhausting memory. 0 means

@@ -75,11 +75,9 @@ func TestStepEqualsRun(t *testing.T) {
 // TestCrashReviveLeavesNoGoroutine runs 10,000 crash/revive cycles and checks that
 // every incarnation's goroutine is gone.
 func TestCrashReviveLeavesNoGoroutine(t *testing.T) {
-	// Every batch goes to a goroutine, so that every incarnation starts one.
-	handoverAll = true
-	defer func() { handoverAll = false }()
 	before := runtime.NumGoroutine()
 	cfg := pingConfig(3, 1)
+	cfg.HandOut = true // every batch goes to a goroutine, so that every incarnation starts one
 	w, err := New(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +97,7 @@ func TestCrashReviveLeavesNoGoroutine(t *testing.T) {
 	for runtime.NumGoroutine() > before+3 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if during := runtime.NumGoroutine(); during > before+3 {
+	if during := runtime.NumGoroutine(); during > before+3 || during == before {
 		t.Fatalf("%d goroutines while 3 processes run, %d before", during, before)
 	}
 	w.Close()

@@ -35,18 +35,20 @@ func TestPresetExpectations(t *testing.T) {
 	}
 }
 
-// TestPresetDeterminism runs every preset twice at GOMAXPROCS 1 and 2, and once
-// handling one event at a time, and checks that the trace hash never changes.
+// TestPresetDeterminism runs every preset twice at GOMAXPROCS 1 and 2, once with
+// every batch handed to the processes' goroutines (the world handles small windows
+// itself otherwise, and presets are small), and once handling one event at a time,
+// and checks that the trace hash never changes.
 func TestPresetDeterminism(t *testing.T) {
 	for _, name := range presets.Names() {
 		t.Run(name, func(t *testing.T) {
-			hash := func(procs int, sequential bool) string {
+			hash := func(procs int, sequential, handOut bool) string {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				_, cfg, err := Open(Source{Preset: name})
 				if err != nil {
 					t.Fatal(err)
 				}
-				cfg.Sequential = sequential
+				cfg.Sequential, cfg.HandOut = sequential, handOut
 				h := trace.NewHasher()
 				if _, err := Run(cfg, 0, h); err != nil {
 					t.Fatal(err)
@@ -56,13 +58,13 @@ func TestPresetDeterminism(t *testing.T) {
 				}
 				return h.Sum()
 			}
-			want := hash(2, false)
+			want := hash(2, false, false)
 			for _, run := range []struct {
-				procs      int
-				sequential bool
-			}{{2, false}, {1, false}, {1, false}, {2, true}} {
-				if got := hash(run.procs, run.sequential); got != want {
-					t.Fatalf("GOMAXPROCS=%d sequential=%v gave hash %s, first run %s", run.procs, run.sequential, got, want)
+				procs               int
+				sequential, handOut bool
+			}{{2, false, false}, {1, false, false}, {1, false, false}, {2, false, true}, {2, true, false}} {
+				if got := hash(run.procs, run.sequential, run.handOut); got != want {
+					t.Fatalf("GOMAXPROCS=%d sequential=%v handOut=%v gave hash %s, first run %s", run.procs, run.sequential, run.handOut, got, want)
 				}
 			}
 		})
