@@ -228,6 +228,11 @@ func (l *Live) publish() {
 		}
 	}
 	l.snap.Store(s)
+	if l.rec != nil {
+		// A paused world records nothing more: what it did so far goes to the
+		// file now, not when a batch fills.
+		l.rec.Flush()
+	}
 	l.mu.Lock()
 	l.now = now
 	l.err = l.w.Err()

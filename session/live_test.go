@@ -1,7 +1,9 @@
 package session
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -248,5 +250,32 @@ func TestLiveQueue(t *testing.T) {
 	}
 	if want := []string{"crash n2", "recover n2", "crash n3"}; strings.Join(got, ";") != strings.Join(want, ";") {
 		t.Fatalf("user actions %q, want %q", got, want)
+	}
+}
+
+// TestLivePausedRecordingOnDisk pauses a recorded session and checks that the file
+// soon holds every event up to the pause, without the recording ending: what a
+// dashboard killed while paused leaves. The recorder hands events over in batches,
+// and a paused world makes no more of them.
+func TestLivePausedRecordingOnDisk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "paused.jsonl")
+	s, cfg, err := Open(Source{Preset: "omega-crash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Record: path, Speed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	waitFor(t, l, "0.5s of virtual time", func() bool { return l.Snapshot().T > 5e5 })
+	l.SetPaused(true)
+	last := fmt.Sprintf(`{"seq":%d,`, l.Snapshot().Seq)
+	waitFor(t, l, "the last event before the pause in the file", func() bool {
+		data, _ := os.ReadFile(path)
+		return bytes.Contains(data, []byte(last))
+	})
+	if l.Snapshot().Seq < 100 {
+		t.Fatalf("only %d events before the pause: too few to fill a batch", l.Snapshot().Seq)
 	}
 }

@@ -133,13 +133,20 @@ func (h *Hasher) Count() uint64 { return h.n }
 // Recorder writes a trace file as it happens. Record copies the event into a batch
 // (see Batch), in the caller's goroutine; full batches go to a writer goroutine that
 // encodes, hashes and writes them, so that a recording costs the run little more
-// than the copies while a core is free. It flushes at least every 100 ms of wall
-// time (the only place clusterlab reads the wall clock, and it decides nothing
-// about the run) and on End and Close, so a killed process leaves every full line
-// on disk.
+// than the copies while a core is free.
+//
+// A Recorder belongs to the goroutine that runs the world: Record, Flush, End,
+// Hash, Count and Close are called by one goroutine at a time, so that Record takes
+// no lock (at millions of events a second, a lock per event cost a tenth of a
+// recording). Its writer and flusher goroutines are its own. The flusher pushes
+// what the writer has to the file, through a compressor, at least every 100 ms of
+// wall time (the only place clusterlab reads the wall clock, and it decides
+// nothing about the run); a partly filled batch reaches the writer when it is full,
+// or on Flush, End and Close. A world that runs hands batches over constantly; one
+// that stops (a paused dashboard) calls Flush, so that a killed process leaves
+// every full line on disk.
 type Recorder struct {
-	mu     sync.Mutex // guards cur, n, closed, ended, final, and the order of ops
-	cur    *Batch     // events not yet handed to the writer
+	cur    *Batch // events not yet handed to the writer
 	n      uint64
 	closed bool
 	ended  bool
@@ -255,7 +262,7 @@ func (r *Recorder) write(p []byte) {
 	}
 }
 
-// handoff gives the events gathered to the writer. Call with mu held.
+// handoff gives the events gathered to the writer.
 func (r *Recorder) handoff() {
 	if r.cur.Len() == 0 {
 		return
@@ -268,7 +275,7 @@ func (r *Recorder) handoff() {
 	}
 }
 
-// sum is the hash of everything handed off so far. Call with mu held.
+// sum is the hash of everything recorded so far.
 func (r *Recorder) sum() string {
 	r.handoff()
 	ch := make(chan string, 1)
@@ -285,20 +292,17 @@ func (r *Recorder) flusher() {
 		case <-r.stop:
 			return
 		case <-t.C:
-			r.mu.Lock()
-			if !r.closed {
-				r.handoff()
-				r.ops <- recOp{flush: true}
+			select {
+			case r.ops <- recOp{flush: true}:
+			case <-r.stop:
+				return
 			}
-			r.mu.Unlock()
 		}
 	}
 }
 
 // Record writes e.
 func (r *Recorder) Record(e *Event) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.closed || r.ended {
 		return
 	}
@@ -313,9 +317,7 @@ func (r *Recorder) Record(e *Event) {
 // (µs) for reason (EndUntil, EndQuit or EndInterrupted). Events recorded after it are
 // ignored; a second End does nothing. It returns once the file has it.
 func (r *Recorder) End(reason string, t int64) error {
-	r.mu.Lock()
 	if r.closed || r.ended {
-		r.mu.Unlock()
 		return r.firstErr()
 	}
 	r.ended = true
@@ -323,14 +325,11 @@ func (r *Recorder) End(reason string, t int64) error {
 	done := make(chan error, 1)
 	r.ops <- recOp{data: append(line, '\n')}
 	r.ops <- recOp{flush: true, done: done}
-	r.mu.Unlock()
 	return <-done
 }
 
 // Hash is the recording's hash so far: the header and the events written.
 func (r *Recorder) Hash() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.closed {
 		return r.final
 	}
@@ -338,27 +337,29 @@ func (r *Recorder) Hash() string {
 }
 
 // Count is the number of events written so far.
-func (r *Recorder) Count() uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.n
+func (r *Recorder) Count() uint64 { return r.n }
+
+// Flush hands the events recorded so far to the writer, which the flusher then
+// pushes to the file within 100 ms: for a world that stops for a while (a paused
+// dashboard), whose last events would otherwise wait for a full batch.
+func (r *Recorder) Flush() {
+	if !r.closed {
+		r.handoff()
+	}
 }
 
 // Close writes what is left, stops the writer and the flusher and closes the file.
 // It reports the first write error, if any.
 func (r *Recorder) Close() error {
-	r.mu.Lock()
 	if r.closed {
-		r.mu.Unlock()
 		return r.firstErr()
 	}
+	close(r.stop)
+	<-r.ticked // the flusher sends nothing more, and ops may be closed
 	r.final = r.sum()
 	r.closed = true
 	r.ops <- recOp{flush: true}
 	close(r.ops)
-	r.mu.Unlock()
-	close(r.stop)
-	<-r.ticked
 	<-r.written
 	if r.c != nil {
 		r.setErr(r.c.Close())
