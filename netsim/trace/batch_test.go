@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -79,5 +81,54 @@ func TestBatchCopiesWhatTheWorldReuses(t *testing.T) {
 	}
 	if b.Len() != 0 {
 		t.Fatalf("Len %d after Reset", b.Len())
+	}
+}
+
+// TestBatchMatchesAppendLine adds random events, every field and escape included, to
+// batches emptied at random points, writes over everything each event pointed to
+// once it is added, and holds the batches' lines to the events' lines as they were.
+func TestBatchMatchesAppendLine(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := NewBatch()
+		var enc Encoder
+		var got, want []byte
+		for i := rapid.IntRange(1, 40).Draw(t, "n"); i > 0; i-- {
+			e := genEvent(t)
+			want = AppendLine(want, e)
+			b.Add(e)
+			scribble(e)
+			if rapid.IntRange(0, 4).Draw(t, "reset") == 0 {
+				got = b.Encode(&enc, got)
+				b.Reset()
+			}
+		}
+		got = b.Encode(&enc, got)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("batch\n%s\nAppendLine\n%s", got, want)
+		}
+	})
+}
+
+// scribble writes over what e points to, as the world's next event does.
+func scribble(e *Event) {
+	if e.Msg != nil {
+		*e.Msg = node.Message{Type: "scribbled", ID: 77}
+	}
+	if e.Status != nil {
+		for i := range e.Status.Suspects {
+			e.Status.Suspects[i] = 77
+		}
+		for i := range e.Status.Counters {
+			e.Status.Counters[i] = node.Counter{Name: "scribbled"}
+		}
+		*e.Status = node.Status{Role: "scribbled"}
+	}
+	for _, g := range e.Groups {
+		for i := range g {
+			g[i] = 77
+		}
+	}
+	if e.OK != nil {
+		*e.OK = !*e.OK
 	}
 }
