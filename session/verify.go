@@ -184,7 +184,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	// stops it too (an edited far-future time must not make verify simulate up to
 	// it): once the comparer has decided, it halts the world at the end of its
 	// window, and the next slice does not start. The world waits for the comparer
-	// only when the chunks in flight fill the pipe, never at every slice, so the
+	// only when the batches in flight fill the pipe, never at every slice, so the
 	// two run side by side throughout.
 	for slice := time.Millisecond; !p.decided.Load() && w.Now() < runTo; slice = min(2*slice, maxVerifySlice) {
 		if err := ctx.Err(); err != nil {
