@@ -176,7 +176,7 @@ func TestQueueGivesBackABurst(t *testing.T) {
 		seq++
 		q.push(qev{at: time.Duration(i%1000) * time.Microsecond, seq: seq, kind: qStart})
 	}
-	big := q.capacity()
+	big := q.room()
 	now := time.Duration(0)
 	for q.len() > 0 {
 		now = q.pop().at
@@ -186,7 +186,37 @@ func TestQueueGivesBackABurst(t *testing.T) {
 		q.push(qev{at: now + time.Millisecond, seq: seq, kind: qStart})
 		now = q.pop().at
 	}
-	if c := q.capacity(); c >= big/4 {
+	if c := q.room(); c >= big/4 {
 		t.Fatalf("the slab still holds room for %d events after a burst of %d", c, big)
+	}
+}
+
+// TestQueueKeepsABucketTogether pushes 16 events into each of 1,000 buckets, one
+// bucket after another round after round, as a mesh's broadcasts fill the wheel,
+// and checks that taking them in order reads them a chunk at a time: the slot of
+// the next event is in the chunk of the last one nearly always. Stored wherever a
+// slot was free, consecutive events would lie 1,000 slots apart.
+func TestQueueKeepsABucketTogether(t *testing.T) {
+	var q queue
+	seq := uint64(0)
+	for round := 0; round < 16; round++ {
+		for b := 0; b < 1000; b++ {
+			seq++
+			q.push(qev{at: time.Duration(b) * time.Microsecond, seq: seq, kind: qStart})
+		}
+	}
+	jumps, last := 0, int32(-1)
+	for q.len() > 0 {
+		s := q.headKey().slot
+		if last < 0 || s>>chunkBits != last>>chunkBits {
+			jumps++
+		}
+		last = s
+		q.pop()
+	}
+	// Each bucket: its first event among the shared first events' chunks, then
+	// 15 events in two chunks of its own.
+	if want := 1000 * 3; jumps > want {
+		t.Fatalf("%d changes of chunk taking 16,000 events in order, want at most %d", jumps, want)
 	}
 }
