@@ -167,6 +167,56 @@ const zstdMaxWindow = 8 << 20
 type traceFile struct {
 	*trace.Reader
 	closers []io.Closer
+	kept    *keeper // what was read of a compressed file, when asked for
+}
+
+// keeper keeps the bytes read through it, up to max of them, after which it keeps
+// none: verify reads a compressed recording twice, and the second reading takes
+// the first's bytes instead of decompressing the file again. It keeps them in
+// blocks of keepBlock bytes, not one slice grown by appending, which would copy
+// them again and again.
+type keeper struct {
+	r      io.Reader
+	blocks [][]byte
+	n, max int
+	over   bool
+}
+
+const keepBlock = 1 << 20
+
+func (k *keeper) Read(p []byte) (int, error) {
+	n, err := k.r.Read(p)
+	if k.over {
+		return n, err
+	}
+	if k.n += n; k.n > k.max {
+		k.over, k.blocks = true, nil
+		return n, err
+	}
+	for rest := p[:n]; len(rest) > 0; {
+		if len(k.blocks) == 0 || len(k.blocks[len(k.blocks)-1]) == keepBlock {
+			k.blocks = append(k.blocks, make([]byte, 0, keepBlock))
+		}
+		b := &k.blocks[len(k.blocks)-1]
+		m := min(len(rest), keepBlock-len(*b))
+		*b = append(*b, rest[:m]...)
+		rest = rest[m:]
+	}
+	return n, err
+}
+
+// Kept is a reader of a compressed file's whole content, decompressed, once its
+// reader has read to the end; nil if the file is not compressed, was not opened to
+// keep it, is bigger than asked for, or was not read to its end.
+func (t *traceFile) Kept(readToEnd bool) io.Reader {
+	if t.kept == nil || t.kept.over || !readToEnd {
+		return nil
+	}
+	rs := make([]io.Reader, len(t.kept.blocks))
+	for i, b := range t.kept.blocks {
+		rs[i] = bytes.NewReader(b)
+	}
+	return io.MultiReader(rs...)
 }
 
 // drain reads the lines left, to the end of the file, and returns the end record's
@@ -198,11 +248,12 @@ func (t *traceFile) Close() error {
 // first bytes). It reads and checks the header, and nothing more, before it returns;
 // every reader of clusterlab goes through it. A path that is not a regular file (a
 // device, a FIFO, a directory) is refused without reading from it.
-func openTrace(path string) (*traceFile, error) { return openTraceWith(path, ResolveHeader(path)) }
+func openTrace(path string) (*traceFile, error) { return openTraceWith(path, ResolveHeader(path), 0) }
 
 // openTraceWith is openTrace with another resolver: verify's second reading of a file
-// takes the header it has checked already.
-func openTraceWith(path string, resolve trace.Resolver) (*traceFile, error) {
+// takes the header it has checked already. A compressed file's content is kept, up
+// to keep bytes of it, for a second reading (see Kept and openKept).
+func openTraceWith(path string, resolve trace.Resolver, keep int) (*traceFile, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -234,13 +285,30 @@ func openTraceWith(path string, resolve trace.Resolver) (*traceFile, error) {
 		}
 		tf.closers, r = append(tf.closers, z.IOReadCloser()), z
 	}
-	rd, err := trace.NewReader(&readErrors{r: r, name: path}, path, resolve)
+	compressed := len(tf.closers) > 1
+	r = &readErrors{r: r, name: path}
+	if keep > 0 && compressed {
+		// A plain file's second reading costs only the page cache's copy.
+		tf.kept = &keeper{r: r, max: keep}
+		r = tf.kept
+	}
+	rd, err := trace.NewReader(r, path, resolve)
 	if err != nil {
 		tf.Close()
 		return nil, err
 	}
 	tf.Reader = rd
 	return tf, nil
+}
+
+// openKept is a second reading of a trace from the content a first reading kept
+// (see traceFile.Kept), named name in messages.
+func openKept(name string, kept io.Reader, resolve trace.Resolver) (*traceFile, error) {
+	rd, err := trace.NewReader(kept, name, resolve)
+	if err != nil {
+		return nil, err
+	}
+	return &traceFile{Reader: rd}, nil
 }
 
 // readErrors words a decompressor's errors for people.

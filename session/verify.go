@@ -69,7 +69,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 			return &headerProblem{err}
 		}
 		return nil
-	})
+	}, keepForVerify)
 	if err != nil {
 		var he *headerProblem
 		if errors.As(err, &he) {
@@ -95,9 +95,11 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	var users []netsim.Timed
 	var last []byte
 	var endErr *trace.EndError
+	readToEnd := false
 	for {
 		line, err := tf.NextLine()
 		if err == io.EOF {
+			readToEnd = true
 			break
 		}
 		if errors.As(err, &endErr) {
@@ -121,6 +123,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		last = append(last[:0], line...)
 	}
 	n, end, truncated, hash := int(tf.Count()), tf.End, tf.Truncated, tf.Hash()
+	kept := tf.Kept(readToEnd)
 	tf.Close()
 	var lastT int64
 	if n > 0 {
@@ -150,14 +153,21 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	if err := burstLimit(path, cfg); err != nil {
 		return &Verdict{Line: 1, Reason: err.Error()}, nil
 	}
-	// The second reading takes the header checked by the first, if it is unchanged.
-	rf, err := openTraceWith(path, func(h *trace.Header) error {
+	// The second reading takes the header checked by the first, if it is unchanged,
+	// and a compressed file's content as the first decompressed it.
+	sameHeader := func(h *trace.Header) error {
 		if !bytes.Equal(h.Scenario, hdr.Scenario) {
 			return fmt.Errorf("%s: the file changed while it was verified", path)
 		}
 		h.Seed, h.Info = hdr.Seed, hdr.Info
 		return nil
-	})
+	}
+	var rf *traceFile
+	if kept != nil {
+		rf, err = openKept(path, kept, sameHeader)
+	} else {
+		rf, err = openTraceWith(path, sameHeader, 0)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -256,6 +266,11 @@ func skipNumber(line []byte, i int, key string) int {
 	}
 	return i
 }
+
+// keepForVerify is the most decompressed content verify keeps from its first
+// reading of a compressed recording for its second: decompressing it again cost
+// as much as a third of verify's time (BenchmarkTrace/verify.jsonl.gz).
+const keepForVerify = 64 << 20
 
 // runLimits refuses a re-run longer than the world allows before it starts. (The
 // node count was checked with the scenario, and the world's pending-event guard

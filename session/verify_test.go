@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -303,6 +305,53 @@ func TestVerifyCompressed(t *testing.T) {
 		os.WriteFile(cut, data[:len(data)/2], 0o644)
 		if v := verify(t, cut, false); v.OK || !strings.Contains(v.Reason, "incomplete recording") {
 			t.Errorf("%s cut in half: %+v", ext, v)
+		}
+		// An edited event, compressed again: the second reading, which takes the
+		// content the first one decompressed, finds it at its line.
+		lines := slices.Clone(plain)
+		k := len(lines) / 2
+		lines[k] = strings.Replace(lines[k], `"seq":`, `"seq":1`, 1)
+		edited := filepath.Join(dir, "edited.jsonl"+ext)
+		f, err := os.Create(edited)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z := compressByName(edited, f).(compressor)
+		io.WriteString(z, strings.Join(lines, "\n")+"\n")
+		z.Close()
+		f.Close()
+		if v := verify(t, edited, false); v.OK || v.Line != k+1 {
+			t.Errorf("%s with line %d edited: %+v", ext, k+1, v)
+		}
+	}
+}
+
+// TestKeeperKeepsWhatWasRead reads bytes through a keeper in small reads: under its
+// limit it gives them all back, across its blocks; over it, or before the end, none.
+func TestKeeperKeepsWhatWasRead(t *testing.T) {
+	data := make([]byte, 3*keepBlock+12345)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	for _, c := range []struct {
+		max       int
+		readToEnd bool
+		keeps     bool
+	}{{4 * keepBlock, true, true}, {len(data), true, true}, {len(data) - 1, true, false}, {4 * keepBlock, false, false}} {
+		k := &keeper{r: bytes.NewReader(data), max: c.max}
+		tf := &traceFile{kept: k}
+		if _, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{k}, make([]byte, 1000)); err != nil {
+			t.Fatal(err)
+		}
+		r := tf.Kept(c.readToEnd)
+		if (r != nil) != c.keeps {
+			t.Fatalf("max %d, read to the end %v: kept %v, want %v", c.max, c.readToEnd, r != nil, c.keeps)
+		}
+		if r == nil {
+			continue
+		}
+		if got, _ := io.ReadAll(r); !bytes.Equal(got, data) {
+			t.Fatalf("max %d: kept %d bytes, not the %d read", c.max, len(got), len(data))
 		}
 	}
 }
