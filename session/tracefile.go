@@ -347,7 +347,8 @@ type compressor interface {
 	Flush() error
 }
 
-// compressByName wraps w in a compressor when path ends in .gz or .zst.
+// compressByName wraps w in a compressor when path ends in .gz or .zst, which
+// compresses in a goroutine of its own (see background).
 func compressByName(path string, w io.Writer) io.Writer {
 	var z compressor
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -358,7 +359,7 @@ func compressByName(path string, w io.Writer) io.Writer {
 	default:
 		return w
 	}
-	return z
+	return newBackground(z)
 }
 
 // compressFile is compressByName over a file that closing the compressor closes too.
