@@ -279,3 +279,33 @@ func TestLivePausedRecordingOnDisk(t *testing.T) {
 		t.Fatalf("only %d events before the pause: too few to fill a batch", l.Snapshot().Seq)
 	}
 }
+
+// TestLiveCompressedRecording records a dashboard session to a .zst file from the
+// start: the file verifies, and the recorder's and the compressor's goroutines are
+// gone after Close.
+func TestLiveCompressedRecording(t *testing.T) {
+	before := runtime.NumGoroutine()
+	path := filepath.Join(t.TempDir(), "live.jsonl.zst")
+	s, cfg, err := Open(Source{Preset: "omega-crash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Record: path, Speed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, l, "0.5s of virtual time", func() bool { return l.Snapshot().T > 5e5 })
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after Close, %d before", n, before)
+	}
+	if v, err := Verify(context.Background(), path, VerifyOptions{}); err != nil || !v.OK || v.Events < 100 {
+		t.Fatalf("verify: %v %+v", err, v)
+	}
+}
