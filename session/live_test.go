@@ -29,20 +29,40 @@ func waitFor(t *testing.T, l *Live, what string, ok func() bool) {
 	}
 }
 
+// goroutinesBack checks that the goroutines are no more than before, once those
+// that have signalled their end have had a moment to return.
+func goroutinesBack(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after Close, %d before", n, before)
+	}
+}
+
+// recordingLive starts omega-crash on the dashboard's loop, recorded to path from
+// the start, and lets it run for half a virtual second.
+func recordingLive(t *testing.T, path string) *Live {
+	t.Helper()
+	s, cfg, err := Open(Source{Preset: "omega-crash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Record: path, Speed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, l, "0.5s of virtual time", func() bool { return l.Snapshot().T > 5e5 })
+	return l
+}
+
 // TestLiveRecordingVerifies drives a live session with user actions, records it
 // half-way through, and checks that the recording verifies and that an edit breaks it.
 func TestLiveRecordingVerifies(t *testing.T) {
-	before := runtime.NumGoroutine()
-	defer func() {
-		// The loop, the process goroutines and the recorder's flusher are all gone.
-		deadline := time.Now().Add(2 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			t.Errorf("%d goroutines after Close, %d before", n, before)
-		}
-	}()
+	// The loop, the process goroutines and the recorder's flusher are all gone.
+	defer goroutinesBack(t, runtime.NumGoroutine())
 	dir := t.TempDir()
 	wd, _ := os.Getwd()
 	os.Chdir(dir)
@@ -259,16 +279,8 @@ func TestLiveQueue(t *testing.T) {
 // and a paused world makes no more of them.
 func TestLivePausedRecordingOnDisk(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "paused.jsonl")
-	s, cfg, err := Open(Source{Preset: "omega-crash"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewLive(s, cfg, LiveOptions{Record: path, Speed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := recordingLive(t, path)
 	defer l.Close()
-	waitFor(t, l, "0.5s of virtual time", func() bool { return l.Snapshot().T > 5e5 })
 	l.SetPaused(true)
 	last := fmt.Sprintf(`{"seq":%d,`, l.Snapshot().Seq)
 	waitFor(t, l, "the last event before the pause in the file", func() bool {
@@ -286,25 +298,11 @@ func TestLivePausedRecordingOnDisk(t *testing.T) {
 func TestLiveCompressedRecording(t *testing.T) {
 	before := runtime.NumGoroutine()
 	path := filepath.Join(t.TempDir(), "live.jsonl.zst")
-	s, cfg, err := Open(Source{Preset: "omega-crash"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewLive(s, cfg, LiveOptions{Record: path, Speed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, l, "0.5s of virtual time", func() bool { return l.Snapshot().T > 5e5 })
+	l := recordingLive(t, path)
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after Close, %d before", n, before)
-	}
+	goroutinesBack(t, before)
 	if v, err := Verify(context.Background(), path, VerifyOptions{}); err != nil || !v.OK || v.Events < 100 {
 		t.Fatalf("verify: %v %+v", err, v)
 	}
