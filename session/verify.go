@@ -383,7 +383,7 @@ type pipe struct {
 	cmp     *comparer
 	cur     *trace.Batch
 	work    chan *trace.Batch // batches of events to compare; nil asks for a sync
-	free    chan *trace.Batch
+	spares  trace.Spares
 	synced  chan struct{}
 	exited  chan struct{}
 	decided atomic.Bool // the comparer needs no more events
@@ -394,7 +394,7 @@ type pipe struct {
 }
 
 func newPipe(cmp *comparer) *pipe {
-	return &pipe{cmp: cmp, cur: trace.NewBatch(), work: make(chan *trace.Batch, 4), free: make(chan *trace.Batch, 4),
+	return &pipe{cmp: cmp, cur: trace.NewBatch(), work: make(chan *trace.Batch, 4), spares: trace.NewSpares(4),
 		synced: make(chan struct{}), exited: make(chan struct{})}
 }
 
@@ -414,11 +414,7 @@ func (p *pipe) Record(e *trace.Event) {
 
 func (p *pipe) send() {
 	p.work <- p.cur
-	select {
-	case p.cur = <-p.free:
-	default:
-		p.cur = trace.NewBatch()
-	}
+	p.cur = p.spares.Get()
 }
 
 // sync hands over what is gathered and waits until the comparer has seen it all.
@@ -447,11 +443,7 @@ func (p *pipe) run(halt func()) {
 			p.decided.Store(true)
 			halt()
 		}
-		batch.Reset()
-		select {
-		case p.free <- batch:
-		default:
-		}
+		p.spares.Put(batch)
 	}
 }
 

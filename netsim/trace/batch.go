@@ -89,3 +89,30 @@ func (b *Batch) Encode(enc *Encoder, dst []byte) []byte {
 	}
 	return dst
 }
+
+// Spares are batches that their consumer has encoded, kept for the producer to
+// fill again: a recording hands over thousands of batches, and a few in turn
+// serve them all. A full Spares drops a batch for the garbage collector.
+type Spares chan *Batch
+
+// NewSpares keeps up to n batches.
+func NewSpares(n int) Spares { return make(Spares, n) }
+
+// Get is a spare batch, or a new one.
+func (s Spares) Get() *Batch {
+	select {
+	case b := <-s:
+		return b
+	default:
+		return NewBatch()
+	}
+}
+
+// Put empties b and keeps it, if there is room.
+func (s Spares) Put(b *Batch) {
+	b.Reset()
+	select {
+	case s <- b:
+	default:
+	}
+}

@@ -153,7 +153,7 @@ type Recorder struct {
 	final  string // the hash once closed
 
 	ops     chan recOp
-	free    chan *Batch
+	spares  Spares
 	stop    chan struct{}
 	written chan struct{} // the writer goroutine ended
 	ticked  chan struct{} // the flusher goroutine ended
@@ -183,7 +183,7 @@ type recOp struct {
 func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 	h.Format, h.Version = Format, Version
 	r := &Recorder{w: w, hash: NewHasher(), cur: NewBatch(),
-		ops: make(chan recOp, 4), free: make(chan *Batch, 4),
+		ops: make(chan recOp, 4), spares: NewSpares(4),
 		stop: make(chan struct{}), written: make(chan struct{}), ticked: make(chan struct{})}
 	if c, ok := w.(io.Closer); ok {
 		r.c = c
@@ -233,11 +233,7 @@ func (r *Recorder) writer() {
 			r.lines = op.batch.Encode(&r.enc, r.lines[:0])
 			r.hash.write(r.lines)
 			r.write(r.lines)
-			op.batch.Reset()
-			select {
-			case r.free <- op.batch:
-			default:
-			}
+			r.spares.Put(op.batch)
 		}
 		if op.data != nil {
 			r.write(op.data)
@@ -268,11 +264,7 @@ func (r *Recorder) handoff() {
 		return
 	}
 	r.ops <- recOp{batch: r.cur}
-	select {
-	case r.cur = <-r.free:
-	default:
-		r.cur = NewBatch()
-	}
+	r.cur = r.spares.Get()
 }
 
 // sum is the hash of everything recorded so far.
