@@ -95,7 +95,8 @@ type Config struct {
 	// a time. The run is the same; tests use it to prove that.
 	Sequential bool
 	// HandOut hands every batch to its process's goroutine, however small the
-	// window, where the world would handle it itself (see inlineBelow). The run is
+	// window, where the world would handle it itself (see inlineBelow), and every
+	// merge's messages to the inserter (see inserter.go), however few. The run is
 	// the same; tests use it to prove that, and to start every incarnation's
 	// goroutine.
 	HandOut bool

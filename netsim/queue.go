@@ -455,7 +455,10 @@ func (q *queue) len() int { return q.n }
 // bucketOf is the wheel bucket (the microsecond) of time at.
 func bucketOf(at time.Duration) int64 { return int64(at / time.Microsecond) }
 
-func (q *queue) push(e qev) {
+func (q *queue) push(e qev) { q.insert(q.pack(&e)) }
+
+// pack is e as the queue stores it, its message's body or request's name interned.
+func (q *queue) pack(e *qev) pev {
 	p := pev{at: e.at, seq: e.seq, mid: e.mid, to: e.to, from: e.from, inc: e.inc, kind: e.kind, local: e.local, dup: e.dup, next: -1}
 	switch e.kind {
 	case qRequest:
@@ -463,7 +466,7 @@ func (q *queue) push(e qev) {
 	case qDeliver:
 		p.body = q.bodyOf(&e.msg)
 	}
-	q.insert(p)
+	return p
 }
 
 // bodyOf is the body slot for a message being queued: the last one's when it says

@@ -20,7 +20,12 @@ import (
 func (w *World) Err() error { return w.err }
 
 // Pending is the number of events waiting: messages in flight, timers, requests.
-func (w *World) Pending() int { return w.q.len() + w.tq.len() }
+func (w *World) Pending() int {
+	if w.ins.on {
+		return w.ins.base + w.ins.added + w.tq.len()
+	}
+	return w.q.len() + w.tq.len()
+}
 
 // full reports whether one more event would break the limit, raising the storm
 // the first time. Events pushed after that are dropped: the run is over.
@@ -31,6 +36,7 @@ func (w *World) full() bool {
 	if w.Pending() < w.limit {
 		return false
 	}
+	w.finishInserter() // the queue must hold everything to be looked over
 	shares := map[string]int{}
 	w.q.each(func(e *pev) {
 		switch e.kind {

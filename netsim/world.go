@@ -81,17 +81,20 @@ type World struct {
 	results []Result
 	actions []Timed // user actions, for the recording
 
-	limit  int          // the event-storm guard's limit on pending events
-	budget atomic.Int64 // what the current window may still make (node.Batch.Budget)
-	err    error        // why the run stopped early (an event storm), or nil
-	drops  []qev        // this window's deliveries dropped on arrival
-	heads  []*proc      // the merge's heap, kept to reuse its memory
-	order  []int32      // the window's items' processes, in the order they were taken
-	active []*proc      // the window's processes with work, kept likewise
-	here   []*proc      // those whose batches the world runs itself, likewise
-	wg     sync.WaitGroup
-	closed bool
-	halted atomic.Bool // see Halt
+	limit   int          // the event-storm guard's limit on pending events
+	budget  atomic.Int64 // what the current window may still make (node.Batch.Budget)
+	err     error        // why the run stopped early (an event storm), or nil
+	drops   []qev        // this window's deliveries dropped on arrival
+	heads   []*proc      // the merge's heap, kept to reuse its memory
+	order   []int32      // the window's items' processes, in the order they were taken
+	active  []*proc      // the window's processes with work, kept likewise
+	here    []*proc      // those whose batches the world runs itself, likewise
+	wg      sync.WaitGroup
+	ins     inserter // see inserter.go
+	merging bool     // a merge is under way…
+	pushed  int      // …and has queued this many messages
+	closed  bool
+	halted  atomic.Bool // see Halt
 }
 
 type scheduled struct {
@@ -343,6 +346,8 @@ func (w *World) Close() {
 		return
 	}
 	w.closed = true
+	w.finishInserter()
+	w.ins.stop()
 	for _, p := range w.procs {
 		if p.up {
 			p.runner.Stop()
@@ -365,6 +370,13 @@ func (w *World) push(e qev) {
 	w.seq++
 	e.seq = w.seq
 	if w.full() {
+		return
+	}
+	if w.merging && !w.ins.on {
+		w.countMergePush()
+	}
+	if w.ins.on {
+		w.ins.add(w.q.pack(&e))
 		return
 	}
 	w.q.push(e)
@@ -619,7 +631,10 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	if w.overflowed(active) {
 		return
 	}
+	w.merging, w.pushed = true, 0
 	w.merge(active, t0, end, single)
+	w.merging = false
+	w.finishInserter()
 	for _, p := range active {
 		p.batch.Shrink()
 	}

@@ -24,7 +24,9 @@ func hashRun(t interface{ Fatal(...any) }, cfg Config) (string, uint64) {
 }
 
 // TestWindowsEqualOneAtATime proves the windowed, parallel dispatch gives exactly the
-// trace of handling one event at a time, over random networks and fault scripts.
+// trace of handling one event at a time, over random networks and fault scripts,
+// whether the world handles small windows itself or hands everything out (to the
+// processes' goroutines and the inserter).
 func TestWindowsEqualOneAtATime(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(1, 7).Draw(rt, "nodes")
@@ -39,10 +41,15 @@ func TestWindowsEqualOneAtATime(t *testing.T) {
 		}
 		sortTimed(cfg.Script)
 		windowed, n1 := hashRun(rt, cfg)
-		cfg.Sequential = true
+		cfg.HandOut = true
+		handedOut, n3 := hashRun(rt, cfg)
+		cfg.Sequential, cfg.HandOut = true, false
 		sequential, n2 := hashRun(rt, cfg)
 		if windowed != sequential || n1 != n2 {
 			rt.Fatalf("windowed run (%d events, %s) differs from one-at-a-time (%d events, %s)", n1, windowed, n2, sequential)
+		}
+		if handedOut != sequential || n3 != n2 {
+			rt.Fatalf("run with every batch and message handed out (%d events, %s) differs from one-at-a-time (%d events, %s)", n3, handedOut, n2, sequential)
 		}
 	})
 }
@@ -94,11 +101,13 @@ func TestCrashReviveLeavesNoGoroutine(t *testing.T) {
 	// A stopped incarnation's goroutine has signalled its exit but may not have
 	// returned yet: give the last ones a moment, as after Close below.
 	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before+3 && time.Now().Before(deadline) {
+	// Three processes' goroutines and the inserter's (HandOut hands every merge's
+	// messages to it too).
+	for runtime.NumGoroutine() > before+4 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if during := runtime.NumGoroutine(); during > before+3 || during == before {
-		t.Fatalf("%d goroutines while 3 processes run, %d before", during, before)
+	if during := runtime.NumGoroutine(); during > before+4 || during == before {
+		t.Fatalf("%d goroutines while 3 processes and the inserter run, %d before", during, before)
 	}
 	w.Close()
 	deadline = time.Now().Add(2 * time.Second)
