@@ -19,7 +19,7 @@ import (
 //     must trip at the same event.
 func TestInserterKeepsTheTrace(t *testing.T) {
 	for _, c := range []struct {
-		nodes, limit int
+		nodes, limit  int
 		slow, handOut bool
 	}{{190, 0, false, false}, {60, 20_000, true, true}} {
 		cfg := pingConfig(c.nodes, 7)
