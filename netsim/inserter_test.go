@@ -13,10 +13,9 @@ import (
 // messages and without it (one processor): the traces must be the same.
 //   - 190 pingers route 35,910 messages in one merge, and with two processors the
 //     inserter starts by itself after handOverAfter of them.
-//   - With HandOut it takes every merge's messages. 60 pingers whose waves overlap
-//     (each message takes longer than three periods) fill the queue until the
-//     storm guard trips in a merge, while the inserter holds part of a wave, and it
-//     must trip at the same event.
+//   - With HandOut it takes every merge's messages. 60 pingers whose messages take
+//     up to fifty periods fill the queue until the storm guard trips in a merge,
+//     while the inserter holds part of a wave; it must trip at the same event.
 func TestInserterKeepsTheTrace(t *testing.T) {
 	for _, c := range []struct {
 		nodes, limit  int
