@@ -25,7 +25,8 @@ type Batch struct {
 
 // BatchEvents is how many events a Batch gathers before it is handed over: enough
 // that handing over costs nothing per event, few enough that the copies stay in the
-// cache until they are encoded.
+// cache until they are encoded. (BenchmarkTrace/record with 128 or 64 was 25 % and
+// 80 % slower, the handovers' wake-ups; with 1,024 or 2,048, 5–10 % slower.)
 const BatchEvents = 512
 
 // NewBatch is an empty batch with room for BatchEvents.
