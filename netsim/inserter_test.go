@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
 // TestInserterKeepsTheTrace runs pingers with the inserter taking the merges'
@@ -33,14 +31,8 @@ func TestInserterKeepsTheTrace(t *testing.T) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 			cfg := cfg
 			cfg.HandOut = handOut
-			h := trace.NewHasher()
-			w, e := New(cfg, h)
-			if e != nil {
-				t.Fatal(e)
-			}
-			defer w.Close()
-			w.RunUntil(cfg.Until)
-			return h.Sum(), h.Count(), w.Err(), w.ins.work != nil
+			sum, events = hashRunWith(t, cfg, func(w *World) { err, used = w.Err(), w.ins.work != nil })
+			return sum, events, err, used
 		}
 		sum2, n2, err2, used := run(2, c.handOut)
 		sum1, n1, err1, used1 := run(1, false)

@@ -12,6 +12,12 @@ import (
 )
 
 func hashRun(t interface{ Fatal(...any) }, cfg Config) (string, uint64) {
+	return hashRunWith(t, cfg, nil)
+}
+
+// hashRunWith runs cfg to its end, lets look see the world before it closes (if
+// not nil), and returns the trace's hash and length.
+func hashRunWith(t interface{ Fatal(...any) }, cfg Config, look func(*World)) (string, uint64) {
 	h := trace.NewHasher()
 	w, err := New(cfg, h)
 	if err != nil {
@@ -20,6 +26,9 @@ func hashRun(t interface{ Fatal(...any) }, cfg Config) (string, uint64) {
 	defer w.Close()
 	w.RunUntil(cfg.Until)
 	w.Finish()
+	if look != nil {
+		look(w)
+	}
 	return h.Sum(), h.Count()
 }
 
