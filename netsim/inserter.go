@@ -23,13 +23,11 @@ import "runtime"
 // and the world counts it itself (Pending).
 type inserter struct {
 	work  chan []pev // blocks to insert; nil asks for a reply on done
-	spare chan []pev // blocks inserted, to fill again
+	spare chan []pev // empty blocks, inserterBlocks of them in all
 	done  chan struct{}
 	buf   []pev
-	made  int  // blocks allocated: at most inserterBlocks, which then go round
 	on    bool // the merge under way hands its messages over
-	base  int  // the queue's length when the handing over began
-	added int  // events handed over since
+	n     int  // while on: the queue's length, what was handed over counted in
 }
 
 const (
@@ -37,8 +35,9 @@ const (
 	inserterBlock = 128
 	// inserterBlocks is how many blocks there are: those waiting for the inserter,
 	// the one it inserts and the one the world fills. When the world runs ahead it
-	// waits for a block to come back, rather than allocating one: a new block per
-	// handover was 800 MB of garbage per heartbeat wave of a 4,096-node mesh.
+	// waits for a block to come back: allocating a new block instead, whenever
+	// none was spare, made 800 MB of garbage per heartbeat wave of a 4,096-node
+	// mesh.
 	inserterBlocks = 10
 	// handOverAfter is how many messages a merge queues itself before it hands
 	// the rest over. While the queue's events fit in the caches, inserting them
@@ -48,27 +47,30 @@ const (
 	handOverAfter = 32768
 )
 
-// countMergePush counts a message the merge queues, and starts handing them over once a
-// merge has queued enough for that to pay, if there is a second processor.
-func (w *World) countMergePush() {
-	if w.pushed++; w.pushed == handOverAfter || w.cfg.HandOut {
-		if w.cfg.HandOut || runtime.GOMAXPROCS(0) > 1 {
-			w.startInserter()
-		}
+// handOver counts a message the merge queues, and reports whether it goes to the
+// inserter: from the handOverAfter-th of a merge on, if there is a second
+// processor, and from the first under Config.HandOut.
+func (w *World) handOver() bool {
+	if w.pushed++; w.cfg.HandOut || (w.pushed == handOverAfter && runtime.GOMAXPROCS(0) > 1) {
+		w.startInserter()
 	}
+	return w.ins.on
 }
 
 // startInserter makes the rest of the merge hand its messages over, starting the
-// goroutine the first time.
+// goroutine, and making its blocks, the first time.
 func (w *World) startInserter() {
 	in := &w.ins
 	if in.work == nil {
 		in.work = make(chan []pev, inserterBlocks)
 		in.spare = make(chan []pev, inserterBlocks)
+		for range inserterBlocks {
+			in.spare <- make([]pev, 0, inserterBlock)
+		}
 		in.done = make(chan struct{})
 		go in.run(&w.q)
 	}
-	in.on, in.base, in.added = true, w.q.len(), 0
+	in.on, in.n = true, w.q.len()
 }
 
 func (in *inserter) run(q *queue) {
@@ -87,19 +89,10 @@ func (in *inserter) run(q *queue) {
 
 func (in *inserter) add(e pev) {
 	if in.buf == nil {
-		select {
-		case in.buf = <-in.spare:
-		default:
-			if in.made < inserterBlocks {
-				in.made++
-				in.buf = make([]pev, 0, inserterBlock)
-			} else {
-				in.buf = <-in.spare
-			}
-		}
+		in.buf = <-in.spare
 	}
 	in.buf = append(in.buf, e)
-	in.added++
+	in.n++
 	if len(in.buf) == inserterBlock {
 		in.work <- in.buf
 		in.buf = nil

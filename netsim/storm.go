@@ -22,7 +22,7 @@ func (w *World) Err() error { return w.err }
 // Pending is the number of events waiting: messages in flight, timers, requests.
 func (w *World) Pending() int {
 	if w.ins.on {
-		return w.ins.base + w.ins.added + w.tq.len()
+		return w.ins.n + w.tq.len()
 	}
 	return w.q.len() + w.tq.len()
 }

@@ -346,7 +346,6 @@ func (w *World) Close() {
 		return
 	}
 	w.closed = true
-	w.finishInserter()
 	w.ins.stop()
 	for _, p := range w.procs {
 		if p.up {
@@ -372,10 +371,7 @@ func (w *World) push(e qev) {
 	if w.full() {
 		return
 	}
-	if w.merging && !w.ins.on {
-		w.countMergePush()
-	}
-	if w.ins.on {
+	if w.ins.on || w.merging && w.handOver() {
 		w.ins.add(w.q.pack(&e))
 		return
 	}
