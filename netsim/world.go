@@ -104,6 +104,9 @@ type scheduled struct {
 	expect *Expectation
 }
 
+// userClass is the class of user actions, the last at their instant.
+const userClass = 2
+
 // New builds the world and starts every process (their Start events are at time 0).
 // Events go to sink (nil for none).
 func New(cfg Config, sink trace.Sink) (*World, error) {
@@ -158,7 +161,7 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 		}
 	}
 	for i := range cfg.UserActions {
-		w.sched = append(w.sched, scheduled{at: cfg.UserActions[i].At, class: 2, action: &cfg.UserActions[i].Action})
+		w.sched = append(w.sched, scheduled{at: cfg.UserActions[i].At, class: userClass, action: &cfg.UserActions[i].Action})
 	}
 	// Stable: at one instant each class keeps its order. A user action applied live
 	// at instant T came after everything scheduled up to T, and before any event
@@ -533,7 +536,7 @@ func (w *World) runScheduled() {
 		w.now = s.at
 	}
 	switch {
-	case s.class == 2:
+	case s.class == userClass:
 		w.Do(*s.action)
 	case s.action != nil:
 		w.apply(*s.action, "script")
@@ -564,6 +567,31 @@ func (w *World) Finish() []Result {
 func (w *World) Do(a Action) {
 	w.actions = append(w.actions, Timed{At: w.now, Action: a})
 	w.apply(a, "user")
+}
+
+// Replay adds user actions to those of Config.UserActions, to be applied at their
+// instants exactly as if they had been there from the start, to a world that has
+// not yet run through those instants: verify hands its re-run the actions of a
+// recording as its first reading finds them. An action at or before the time the
+// world has reached is refused, with none of ts added: the run could no longer be
+// the one the action belongs to.
+func (w *World) Replay(ts []Timed) error {
+	for _, t := range ts {
+		if t.At <= w.now {
+			return fmt.Errorf("user action %q at %v comes too late: the world is at %v", t.Action, t.At, w.now)
+		}
+	}
+	for _, t := range ts {
+		s := scheduled{at: t.At, class: userClass, action: &t.Action}
+		// After everything due before it or at its instant in an earlier class, and
+		// after the user actions already there at its instant: as New sorts them.
+		rest := w.sched[w.next:]
+		i := sort.Search(len(rest), func(k int) bool {
+			return rest[k].at > s.at || rest[k].at == s.at && rest[k].class > s.class
+		})
+		w.sched = slices.Insert(w.sched, w.next+i, s)
+	}
+	return nil
 }
 
 // UserActions lists the user actions applied so far.

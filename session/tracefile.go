@@ -383,3 +383,6 @@ func (c *fileCompressor) Close() error { return errors.Join(c.compressor.Close()
 func Record(out *Output, s *presets.Scenario, cfg netsim.Config) (*trace.Recorder, error) {
 	return trace.NewRecorder(compressByName(out.Path(), out), Header(s, cfg))
 }
+
+// compressed reports whether the file is gzip or zstd.
+func (t *traceFile) compressed() bool { return len(t.closers) > 1 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,7 +59,8 @@ const maxVerifySlice = time.Second
 // compares the result with the file line by line, byte for byte. Only a whole
 // recording (one that ends with its end record) whose every line, the end record
 // included, is what the re-run gives is verified. It reads the file twice, streaming:
-// once to check it and find the user actions, once beside the re-run.
+// once to check it and find the user actions (see firstReading), once beside the
+// re-run, which goes on while the first reading is still under way.
 //
 // The error is for files that are not clusterlab traces at all, or a cancelled ctx;
 // a trace that does not match is a Verdict.
@@ -82,76 +85,62 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		}
 		return nil, err
 	}
-	hdr := tf.Header
-	// First pass: the structure, the end record and the user actions. The lines are
-	// hashed on the second pass, beside the re-run, where it costs no wall time;
-	// only a header with more nodes than a re-run to locate an edit may have
-	// (maxLocateNodes) is hashed now, to refuse an edited one before building its
-	// world.
-	hashLater := len(hdr.Info.IDs) <= maxLocateNodes
+	// The lines are hashed on the second reading, beside the re-run, where it
+	// costs no wall time; only a header with more nodes than a re-run to locate an
+	// edit may have (maxLocateNodes) is hashed by the first, to refuse an edited
+	// one before building its world.
+	hashLater := len(tf.Header.Info.IDs) <= maxLocateNodes
 	if hashLater {
 		tf.SkipHash()
 	}
-	var users []netsim.Timed
-	var last []byte
-	var endErr *trace.EndError
-	readToEnd := false
-	for {
-		line, err := tf.NextLine()
-		if err == io.EOF {
-			readToEnd = true
-			break
-		}
-		if errors.As(err, &endErr) {
-			break
-		}
-		if err != nil {
-			tf.Close()
-			return &Verdict{Line: tf.Line(), Reason: err.Error()}, nil
-		}
-		if mayBeAction(line) {
-			var e trace.Event
-			if json.Unmarshal(line, &e) == nil && e.Ev == trace.Action && e.By == "user" {
-				a, err := netsim.ParseAction(e.Text, hdr.Info.IDs)
-				if err != nil {
-					tf.Close()
-					return &Verdict{Line: tf.Line(), Field: "text", Reason: fmt.Sprintf("%s:%d: bad user action %q (%v)", path, tf.Line(), e.Text, err)}, nil
-				}
-				users = append(users, netsim.Timed{At: time.Duration(e.T) * time.Microsecond, Action: a})
-			}
-		}
-		last = append(last[:0], line...)
+	// A compressed file's second reading takes what the first decompressed, so it
+	// waits for the first to end.
+	first := readFirst(tf, path, hashLater && !tf.compressed())
+	defer first.close()
+	v, err := rerun(ctx, path, cfg, first, hashLater, opts)
+	if errors.Is(err, errLateAction) {
+		// An edited file whose times go back: the re-run went past a user action
+		// found later. Run it again once the first reading has found them all.
+		first.again()
+		v, err = rerun(ctx, path, cfg, first, hashLater, opts)
 	}
-	n, end, truncated, hash := int(tf.Count()), tf.End, tf.Truncated, tf.Hash()
-	kept := tf.Kept(readToEnd)
-	tf.Close()
-	var lastT int64
-	if n > 0 {
-		var e trace.Event
-		if err := json.Unmarshal(last, &e); err != nil {
-			return &Verdict{Line: n + 1, Reason: fmt.Sprintf("%s:%d: bad event line, expected one JSON event", path, n+1)}, nil
-		}
-		lastT = e.T
-	}
-	if end == nil && lastT > hdr.Info.Until {
-		return &Verdict{Line: n + 1, Field: "t", Reason: fmt.Sprintf("%s:%d: found t=%s, after the scenario's until (%s), and there is no end record", path, n+1, fmtUS(lastT), fmtUS(hdr.Info.Until))}, nil
-	}
+	return v, err
+}
 
-	if endErr != nil && len(hdr.Info.IDs) > maxLocateNodes {
-		// The file was edited, and the edit may be the header's node count: do not
-		// build a big world only to say where the edit is.
-		return &Verdict{Line: endErr.Line, Field: endErr.Field, Reason: endErr.Error() +
-			fmt.Sprintf("; the header's %d nodes are too many to re-run only to find the edit", len(hdr.Info.IDs))}, nil
-	}
+// errLateAction stops a re-run that has gone past the time of a user action that
+// the first reading found after it.
+var errLateAction = errors.New("a user action comes before the time the re-run has reached")
 
-	// Second pass: the re-run beside the file.
-	if err := runLimits(path, end, lastT); err != nil {
-		return &Verdict{Line: 1, Reason: err.Error()}, nil
+// rerun is verify's second pass: the re-run beside a second reading of the file,
+// compared line by line. The first reading's problems come first: whatever the
+// re-run finds, a problem of the file's own is the verdict.
+func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstReading, hashLater bool, opts VerifyOptions) (*Verdict, error) {
+	hdr := first.tf.Header
+	// The world is built once the first reading has gone past t=0, where the user
+	// actions tell burstLimit whether the start is a storm.
+	users, done := first.take(0)
+	var runTo time.Duration
+	if done {
+		if first.verdict != nil {
+			return first.verdict, nil
+		}
+		runTo = first.runTo()
+	}
+	// fileFirst is v, unless the file has a problem of its own, which comes first,
+	// or a user action came too late for this re-run.
+	fileFirst := func(v *Verdict) (*Verdict, error) {
+		if first.settle() {
+			return nil, errLateAction
+		}
+		if first.verdict != nil {
+			return first.verdict, nil
+		}
+		return v, nil
 	}
 	cfg.UserActions = users
 	cfg.MaxPending = opts.MaxPending
 	if err := burstLimit(path, cfg); err != nil {
-		return &Verdict{Line: 1, Reason: err.Error()}, nil
+		return fileFirst(&Verdict{Line: 1, Reason: err.Error()})
 	}
 	// The second reading takes the header checked by the first, if it is unchanged,
 	// and a compressed file's content as the first decompressed it.
@@ -163,8 +152,9 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		return nil
 	}
 	var rf *traceFile
-	if kept != nil {
-		rf, err = openKept(path, kept, sameHeader)
+	var err error
+	if done && first.kept != nil { // only a reading that is not live keeps anything
+		rf, err = openKept(path, first.kept, sameHeader)
 	} else {
 		rf, err = openTraceWith(path, sameHeader, 0)
 	}
@@ -177,7 +167,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	} else {
 		rf.SkipHash() // checked by the first reading; this one compares lines only
 	}
-	cmp := &comparer{rd: rf, want: n}
+	cmp := &comparer{rd: rf}
 	p := newPipe(cmp)
 	w, err := netsim.New(cfg, p)
 	if err != nil {
@@ -186,26 +176,59 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	defer w.Close()
 	p.start(w.Halt)
 	defer p.close()
-	runTo := time.Duration(lastT) * time.Microsecond
-	if end != nil {
-		runTo = time.Duration(end.T) * time.Microsecond
-	}
 	// In slices, so that a signal stops the re-run between them. A difference
 	// stops it too (an edited far-future time must not make verify simulate up to
 	// it): once the comparer has decided, it halts the world at the end of its
 	// window, and the next slice does not start. The world waits for the comparer
 	// only when the batches in flight fill the pipe, never at every slice, so the
-	// two run side by side throughout.
-	for slice := time.Millisecond; !p.decided.Load() && w.Now() < runTo; slice = min(2*slice, maxVerifySlice) {
+	// two run side by side throughout. While the first reading goes on, the world
+	// runs only up to the time it has reached, taking the user actions it finds.
+	for slice := time.Millisecond; !p.decided.Load(); slice = min(2*slice, maxVerifySlice) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		w.RunUntil(min(w.Now()+slice, runTo))
+		limit := runTo
+		if !done {
+			var reached time.Duration
+			var late bool
+			users, reached, done, late = first.next(w.Now())
+			if late || w.Replay(users) != nil {
+				return nil, errLateAction
+			}
+			if done {
+				if first.verdict != nil {
+					return first.verdict, nil
+				}
+				runTo = first.runTo()
+				limit = runTo
+			} else {
+				limit = min(reached-time.Microsecond, presets.MaxUntil)
+			}
+		}
+		if w.Now() >= limit {
+			if done {
+				break
+			}
+			if limit == presets.MaxUntil {
+				first.wait() // the file goes past what any run may: runLimits will say so
+			}
+			continue
+		}
+		w.RunUntil(min(w.Now()+slice, limit))
 		if err := w.Err(); err != nil {
 			p.sync()
-			return &Verdict{Line: cmp.n + 2, Reason: fmt.Sprintf("%s:%d: the re-run stopped: %v", path, cmp.n+2, err)}, nil
+			return fileFirst(&Verdict{Line: cmp.n + 2, Reason: fmt.Sprintf("%s:%d: the re-run stopped: %v", path, cmp.n+2, err)})
 		}
 	}
+	if !done {
+		// The comparer decided before the first reading ended: its verdict waits
+		// for the file's own problems and for the user actions still to come.
+		if v, err := fileFirst(nil); v != nil || err != nil {
+			return v, err
+		}
+		runTo = first.runTo()
+	}
+	n, end := first.n, first.end
 	p.sync() // the comparer has seen every line so far, and may be looked at
 	if end == nil {
 		// The recording stops at an event: go through its instant one event at a
@@ -225,6 +248,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		w.Finish()
 	}
 	p.sync()
+	endErr, hash := first.endErr, first.hash
 	if hashLater && !cmp.differs() && cmp.n == n {
 		// Every event matched: the second reading goes on to the end record, which
 		// it checks against the hash of what it read (the first checked its count).
@@ -233,7 +257,221 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 			endErr = hashErr
 		}
 	}
-	return cmp.verdict(path, n, end, truncated, endErr, hash, lastT, opts), nil
+	return cmp.verdict(path, n, end, first.truncated, endErr, hash, first.lastT, opts), nil
+}
+
+// firstReading is verify's first reading of a recording, in a goroutine of its own:
+// it checks the file's structure and its end record, and finds the user actions.
+// When live, it hands the actions over as it finds them, with the time its reading
+// has reached, so that the re-run can go on beside it up to that time; otherwise
+// only once it has read the whole file. Its results, and its verdict on the file if
+// it has one, are there once it is done.
+type firstReading struct {
+	tf   *traceFile
+	path string
+
+	stop   atomic.Bool
+	signal chan struct{} // the reading got further (a token, capacity 1)
+	exited chan struct{}
+
+	mu      sync.Mutex
+	live    bool
+	users   []netsim.Timed // found so far
+	taken   int            // of users, by next
+	reached time.Duration  // the time of a line read: what is not read yet is not before it
+	done    bool
+	late    bool // a user action came before a time handed over already
+
+	// Set by the reading's goroutine before done; read by the caller's after it.
+	verdict   *Verdict
+	n         int
+	end       *trace.End
+	endErr    *trace.EndError
+	truncated bool
+	hash      string
+	kept      io.Reader
+	lastT     int64
+}
+
+// readFirst starts the first reading of tf.
+func readFirst(tf *traceFile, path string, live bool) *firstReading {
+	f := &firstReading{tf: tf, path: path, live: live, signal: make(chan struct{}, 1), exited: make(chan struct{})}
+	go f.run()
+	return f
+}
+
+// publishEvery is how many lines the first reading reads between two reports of how
+// far it has got.
+const publishEvery = 1024
+
+func (f *firstReading) run() {
+	defer close(f.exited)
+	defer f.tf.Close()
+	hdr := &f.tf.Header
+	var users []netsim.Timed
+	var last []byte
+	var verdict *Verdict
+	var handed time.Duration // the latest time handed over
+	late, readToEnd := false, false
+	for i := 1; ; i++ {
+		if f.stop.Load() {
+			return
+		}
+		line, err := f.tf.NextLine()
+		if err == io.EOF {
+			readToEnd = true
+			break
+		}
+		if errors.As(err, &f.endErr) {
+			break
+		}
+		if err != nil {
+			verdict = &Verdict{Line: f.tf.Line(), Reason: err.Error()}
+			break
+		}
+		if mayBeAction(line) {
+			var e trace.Event
+			if json.Unmarshal(line, &e) == nil && e.Ev == trace.Action && e.By == "user" {
+				a, err := netsim.ParseAction(e.Text, hdr.Info.IDs)
+				if err != nil {
+					verdict = &Verdict{Line: f.tf.Line(), Field: "text", Reason: fmt.Sprintf("%s:%d: bad user action %q (%v)", f.path, f.tf.Line(), e.Text, err)}
+					break
+				}
+				at := time.Duration(e.T) * time.Microsecond
+				users = append(users, netsim.Timed{At: at, Action: a})
+				late = late || at < handed
+			}
+		}
+		last = append(last[:0], line...)
+		if i%publishEvery == 0 {
+			if t, ok := lineTime(line); ok {
+				handed = max(handed, time.Duration(t)*time.Microsecond)
+				f.publish(users, handed, late, false)
+				users = nil
+			}
+		}
+	}
+	f.n, f.end, f.truncated, f.hash = int(f.tf.Count()), f.tf.End, f.tf.Truncated, f.tf.Hash()
+	f.kept = f.tf.Kept(readToEnd)
+	if verdict == nil {
+		verdict = f.check(last)
+	}
+	f.verdict = verdict
+	f.publish(users, handed, late, true)
+}
+
+// check is the verdict on the whole file that the re-run cannot change, if any:
+// its last event, its times, an edit that a big world is not re-run to locate.
+func (f *firstReading) check(last []byte) *Verdict {
+	path, hdr, n := f.path, &f.tf.Header, f.n
+	if n > 0 {
+		var e trace.Event
+		if err := json.Unmarshal(last, &e); err != nil {
+			return &Verdict{Line: n + 1, Reason: fmt.Sprintf("%s:%d: bad event line, expected one JSON event", path, n+1)}
+		}
+		f.lastT = e.T
+	}
+	if f.end == nil && f.lastT > hdr.Info.Until {
+		return &Verdict{Line: n + 1, Field: "t", Reason: fmt.Sprintf("%s:%d: found t=%s, after the scenario's until (%s), and there is no end record", path, n+1, fmtUS(f.lastT), fmtUS(hdr.Info.Until))}
+	}
+	if f.endErr != nil && len(hdr.Info.IDs) > maxLocateNodes {
+		// The file was edited, and the edit may be the header's node count: do not
+		// build a big world only to say where the edit is.
+		return &Verdict{Line: f.endErr.Line, Field: f.endErr.Field, Reason: f.endErr.Error() +
+			fmt.Sprintf("; the header's %d nodes are too many to re-run only to find the edit", len(hdr.Info.IDs))}
+	}
+	if err := runLimits(path, f.end, f.lastT); err != nil {
+		return &Verdict{Line: 1, Reason: err.Error()}
+	}
+	return nil
+}
+
+// publish hands over the user actions found since the last time, how far the
+// reading has got, and whether an action came before a time handed over earlier.
+func (f *firstReading) publish(users []netsim.Timed, reached time.Duration, late, done bool) {
+	f.mu.Lock()
+	f.users = append(f.users, users...)
+	f.reached, f.late, f.done = reached, late, done
+	f.mu.Unlock()
+	select {
+	case f.signal <- struct{}{}:
+	default:
+	}
+}
+
+// next waits until the reading has got past now (by more than a microsecond: a
+// user action still to find may be at the time reached), or is done, and takes the
+// user actions found meanwhile. Until the reading is done, the re-run may run up to
+// just before reached. A reading that is not live is only ever done.
+//
+// A live reading is late when a user action in the file comes before a time it
+// had handed over already (an edited file, whose times go back): the re-run may
+// have gone past it, and must be made again, once the reading is done (see again).
+func (f *firstReading) next(now time.Duration) (users []netsim.Timed, reached time.Duration, done, late bool) {
+	for {
+		f.mu.Lock()
+		if f.done || f.live && f.reached-time.Microsecond > now {
+			users, reached, done, late = f.users[f.taken:], f.reached, f.done, f.live && f.late
+			f.taken = len(f.users)
+			f.mu.Unlock()
+			return users, reached, done, late
+		}
+		f.mu.Unlock()
+		<-f.signal
+	}
+}
+
+// take is next for a world not built yet: the user actions found, and whether the
+// reading is done.
+func (f *firstReading) take(now time.Duration) ([]netsim.Timed, bool) {
+	users, _, done, _ := f.next(now)
+	return users, done
+}
+
+// again makes the reading hand over every user action anew, and only once it is
+// done: for a second re-run, after a first went past a user action.
+func (f *firstReading) again() {
+	f.mu.Lock()
+	f.live, f.taken = false, 0
+	f.mu.Unlock()
+}
+
+// settle waits until the reading is done, and reports whether a user action came
+// too late for a re-run that went on beside it (see next).
+func (f *firstReading) settle() bool {
+	<-f.exited
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.live && f.late
+}
+
+// wait waits until the reading is done.
+func (f *firstReading) wait() { <-f.exited }
+
+// runTo is the time the re-run goes to: the end record's, or the last event's in a
+// recording without one.
+func (f *firstReading) runTo() time.Duration {
+	if f.end != nil {
+		return time.Duration(f.end.T) * time.Microsecond
+	}
+	return time.Duration(f.lastT) * time.Microsecond
+}
+
+// close stops the reading, if it is still going, and waits for it.
+func (f *firstReading) close() {
+	f.stop.Store(true)
+	<-f.exited
+}
+
+// lineTime is the time of an event line as the recorder writes it, read without
+// decoding the line; false for a line in another form.
+func lineTime(line []byte) (int64, bool) {
+	i := skipNumber(line, 0, `{"seq":`)
+	if i < 0 || skipNumber(line, i, `,"t":`) < 0 {
+		return 0, false
+	}
+	t, err := strconv.ParseInt(string(line[i+len(`,"t":`):skipNumber(line, i, `,"t":`)]), 10, 64)
+	return t, err == nil
 }
 
 // mayBeAction reports whether an event line may be an action, cheaply, for every line
@@ -457,8 +695,8 @@ func (p *pipe) close() {
 // side is decoded.
 type comparer struct {
 	rd    *traceFile
-	want  int // events in the file
-	n     int // lines matched so far
+	ended bool // the file has no more events
+	n     int  // lines matched so far
 	diff  bool
 	rec   []byte // the recorded line not matched yet (when have), or the one that differs
 	have  bool
@@ -477,8 +715,10 @@ func (c *comparer) busy(whole bool) bool {
 		return false
 	case c.diff:
 		return c.next == nil
-	case c.n < c.want:
+	case c.peek() != nil:
 		return true
+	case c.err != nil:
+		return false
 	}
 	return whole && c.extra == nil
 }
@@ -493,12 +733,18 @@ func (c *comparer) differs() bool { return c.diff || c.extra != nil || c.err != 
 // It is the reader's own buffer, valid until the reader reads on, which it does only
 // once this line is matched.
 func (c *comparer) peek() []byte {
-	if c.n >= c.want || c.diff {
+	if c.ended || c.diff {
 		return nil
 	}
 	if !c.have {
 		line, err := c.rd.NextLine()
-		if err != nil {
+		var endErr *trace.EndError
+		switch {
+		case err == io.EOF || errors.As(err, &endErr):
+			// The end of the events: the end record's problem, if any, is drain's.
+			c.ended = true
+			return nil
+		case err != nil:
 			c.err = err
 			return nil
 		}
@@ -507,10 +753,29 @@ func (c *comparer) peek() []byte {
 	return c.rec
 }
 
+// sameSpan is the most bytes of the re-run's lines that the comparer matches
+// against the file's at once: well within the reader's 64 kB buffer.
+const sameSpan = 32 << 10
+
 // compare checks a chunk of the re-run's lines, in order, against the file's next
 // lines. Once the comparison is decided (a difference and the line after it, or the
 // file's end and one event past it), the rest of the chunk is not looked at.
 func (c *comparer) compare(chunk []byte) {
+	// The common case: the file's next bytes are the re-run's lines. They are
+	// compared a span of whole lines at a time; a span that differs anywhere is
+	// gone through line by line, below.
+	for len(chunk) > 0 && !c.have && !c.diff && !c.ended && c.err == nil {
+		span := chunk
+		if len(span) > sameSpan {
+			span = span[:bytes.LastIndexByte(span[:sameSpan], '\n')+1]
+		}
+		n := bytes.Count(span, []byte{'\n'})
+		if len(span) == 0 || !c.rd.SkipSame(span, n) {
+			break
+		}
+		c.n += n
+		chunk = chunk[len(span):]
+	}
 	for len(chunk) > 0 && !c.decided() {
 		if rec := c.peek(); rec != nil && len(chunk) > len(rec) && chunk[len(rec)] == '\n' && bytes.Equal(chunk[:len(rec)], rec) {
 			// The common case: the re-run's next line is the recorded one.
@@ -538,14 +803,12 @@ func (c *comparer) line(line []byte) {
 			c.next = bytes.Clone(line)
 		}
 		return
-	case c.n >= c.want:
-		if c.extra == nil {
-			c.extra = bytes.Clone(line)
-		}
-		return
 	}
 	rec := c.peek()
 	if rec == nil {
+		if c.ended && c.extra == nil {
+			c.extra = bytes.Clone(line)
+		}
 		return
 	}
 	if !bytes.Equal(rec, line) {

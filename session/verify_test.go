@@ -33,9 +33,20 @@ func recordPreset(t testing.TB, name, path string) []string {
 // `sim --record` does, and returns the file's lines (of a plain file).
 func recordRun(t testing.TB, src Source, until time.Duration, path string) []string {
 	t.Helper()
+	return recordAdjusted(t, src, until, path, nil)
+}
+
+// recordAdjusted is recordRun with the run's configuration changed by adjust, if not
+// nil, after the scenario is resolved (user actions, say: the header does not hold
+// them).
+func recordAdjusted(t testing.TB, src Source, until time.Duration, path string, adjust func(*netsim.Config)) []string {
+	t.Helper()
 	s, cfg, err := Open(src)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if adjust != nil {
+		adjust(&cfg)
 	}
 	out, err := CreateOutput(path, false)
 	if err != nil {
@@ -183,6 +194,38 @@ func TestVerifyRefuses(t *testing.T) {
 	if !v.OK || v.Prefix {
 		t.Errorf("--partial on a whole recording: %+v", v)
 	}
+}
+
+// TestVerifyUserActionsAsFound records a run with user actions, which verify's
+// first reading finds while the re-run is under way: the re-run takes each before
+// it reaches its time, and the recording verifies. Then one action's line is moved
+// later in the file, past times the reading has handed over: the re-run is made
+// again with every action known, and the verdict names the line the action was
+// moved from, as a re-run started after the whole reading would.
+func TestVerifyUserActionsAsFound(t *testing.T) {
+	dir := t.TempDir()
+	lines := recordAdjusted(t, Source{Preset: "omega-crash"}, 0, filepath.Join(dir, "hw.jsonl"), func(cfg *netsim.Config) {
+		cfg.UserActions = []netsim.Timed{
+			{At: 1500 * time.Millisecond, Action: netsim.Action{Verb: "crash", Node: 2}},
+			{At: 6 * time.Second, Action: netsim.Action{Verb: "recover", Node: 2}},
+		}
+	})
+	if v := verify(t, write(t, dir, "hw.jsonl", lines, 0), false); !v.OK {
+		t.Fatalf("the recording with user actions: %+v", v)
+	}
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"text":"crash n2","by":"user"`) })
+	if at < 0 || at+2*publishEvery >= len(lines)-1 {
+		t.Fatalf("the user action's line is at %d of %d lines", at, len(lines))
+	}
+	moved := slices.Insert(slices.Delete(slices.Clone(lines), at, at+1), at+2*publishEvery, lines[at])
+	want := fmt.Sprintf("moved.jsonl:%d: field ", at+1)
+	check := func(v *Verdict) {
+		t.Helper()
+		if v.OK || v.Line != at+1 || !strings.Contains(v.Reason, want) {
+			t.Fatalf("verdict %+v\nwant it to say %q", v, want)
+		}
+	}
+	check(verify(t, write(t, dir, "moved.jsonl", moved, 0), false))
 }
 
 // TestVerifyFarFutureEdit edits the time of a line to centuries ahead: verify must

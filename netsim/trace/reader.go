@@ -373,6 +373,30 @@ func (r *Reader) SkipHash() { r.noHash = true }
 // with that work.
 func (r *Reader) HashInline() { r.hash.Inline() }
 
+// SkipSame reads on past p if the file's next bytes are exactly p, and reports
+// whether it did. p is n whole event lines, each with its newline (verify's re-run
+// as the recorder writes it); they are counted and hashed as NextLine would, without
+// being split into lines: verify compares most of a recording this way, a few
+// kilobytes at a time. A p longer than the reader's buffer, 64 kB, is never skipped:
+// compare it by lines.
+func (r *Reader) SkipSame(p []byte, n int) bool {
+	if r.err != nil || r.done || r.End != nil || len(p) == 0 || p[len(p)-1] != '\n' {
+		return false
+	}
+	next, err := r.br.Peek(len(p))
+	if err != nil || !bytes.Equal(next, p) {
+		return false
+	}
+	r.br.Discard(len(p))
+	r.line += n
+	if r.noHash {
+		r.hash.n += uint64(n)
+	} else {
+		r.hash.AddLines(p, n)
+	}
+	return true
+}
+
 // Raw is the event line read last, as in the file; valid until the next read.
 func (r *Reader) Raw() []byte { return r.raw }
 

@@ -78,6 +78,17 @@ func (h *Hasher) AddLine(line []byte) {
 	h.spill()
 }
 
+// AddLines adds n raw lines, each with its newline, as read from a file.
+func (h *Hasher) AddLines(p []byte, n int) {
+	h.n += uint64(n)
+	if h.inline {
+		h.write(p) // no copy: it is hashed before the call returns
+		return
+	}
+	h.buf = append(h.buf, p...)
+	h.spill()
+}
+
 // write adds bytes that are whole lines already, in the caller's goroutine.
 func (h *Hasher) write(p []byte) {
 	h.flush()
