@@ -138,6 +138,9 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 
 var endPrefix = []byte(`{"ev":"end"`)
 
+// lineEndPrefix is endPrefix at the start of a line that is not the first.
+var lineEndPrefix = []byte("\n" + `{"ev":"end"`)
+
 // NextLine reads the next event line without decoding it: verify compares lines as
 // bytes and needs no more. The end record and a cut tail are handled as in Next, and
 // the hash and count are kept, but the event itself is not checked. The line is
@@ -377,10 +380,11 @@ func (r *Reader) HashInline() { r.hash.Inline() }
 // whether it did. p is n whole event lines, each with its newline (verify's re-run
 // as the recorder writes it); they are counted and hashed as NextLine would, without
 // being split into lines: verify compares most of a recording this way, a few
-// kilobytes at a time. A p longer than the reader's buffer, 64 kB, is never skipped:
-// compare it by lines.
+// kilobytes at a time. A p longer than the reader's buffer, 64 kB, or one with an
+// end record, is never skipped: read it by lines.
 func (r *Reader) SkipSame(p []byte, n int) bool {
-	if r.err != nil || r.done || r.End != nil || len(p) == 0 || p[len(p)-1] != '\n' {
+	if r.err != nil || r.done || r.End != nil || len(p) == 0 || p[len(p)-1] != '\n' ||
+		bytes.HasPrefix(p, endPrefix) || bytes.Contains(p, lineEndPrefix) {
 		return false
 	}
 	next, err := r.br.Peek(len(p))

@@ -311,3 +311,56 @@ func inlineHasher() *Hasher {
 	h.Inline()
 	return h
 }
+
+// TestSkipSame reads a recording partly by lines and partly by spans skipped whole,
+// with the hash in a goroutine and inline: the count, the line number and the hash
+// (checked against the end record) are those of reading it all by lines. A span
+// that differs anywhere, or that runs into the end record, is not skipped, and the
+// reader goes on from where it was.
+func TestSkipSame(t *testing.T) {
+	evs := sample(3000)
+	data, rec := record(t, evs, EndUntil)
+	lines := strings.SplitAfter(string(data), "\n")
+	events := lines[1 : len(lines)-2] // without the header, the end record and the "" after it
+	for _, inline := range []bool{false, true} {
+		r, err := NewReader(bytes.NewReader(data), "t.jsonl", resolve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inline {
+			r.HashInline()
+		}
+		next := 0
+		for step := 1; next < len(events); step++ {
+			if step%3 == 0 {
+				if _, err := r.NextLine(); err != nil {
+					t.Fatal(err)
+				}
+				next++
+				continue
+			}
+			n := min(step*7, len(events)-next)
+			span := []byte(strings.Join(events[next:next+n], ""))
+			if n > 1 {
+				changed := bytes.Clone(span)
+				changed[len(changed)-3]++ // in the span's last line
+				if r.SkipSame(changed, n) {
+					t.Fatalf("skipped a span whose last line differs, at event %d", next+1)
+				}
+			}
+			if !r.SkipSame(span, n) {
+				t.Fatalf("did not skip the %d events from %d", n, next+1)
+			}
+			next += n
+		}
+		if r.SkipSame([]byte(lines[len(lines)-2]), 1) {
+			t.Fatal("skipped the end record")
+		}
+		if _, err := r.NextLine(); err != io.EOF {
+			t.Fatalf("after the last event: %v, expected the end (the end record checks the hash)", err)
+		}
+		if r.Count() != 3000 || r.Line() != 3002 || r.Hash() != rec.Hash() {
+			t.Fatalf("inline %v: count %d, line %d, hash %s; expected 3000, 3002, %s", inline, r.Count(), r.Line(), r.Hash(), rec.Hash())
+		}
+	}
+}
