@@ -71,8 +71,9 @@ type World struct {
 	lookahead time.Duration
 
 	sink    trace.Sink
+	filler  trace.Filler // the sink, when it lends its storage
 	tev     trace.Event
-	tmsg    node.Message // the message of the event in tev: see msgRef
+	tmsg    node.Message // the message of the event in tev: see fill
 	lineSeq uint64
 
 	counts  counts
@@ -115,6 +116,7 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 	}
 	w := &World{cfg: cfg, index: map[node.ID]int{}, net: cfg.Net, sink: sink,
 		cuts: map[[2]int]bool{}, links: map[[2]int]Link{}, gstAt: Never}
+	w.filler, _ = sink.(trace.Filler)
 	w.rng = rand.New(rand.NewPCG(cfg.Seed, 0x6e6574776f726b)) // "network"
 	w.tq.h.track = true
 	w.q.pooled()
@@ -908,7 +910,12 @@ func (w *World) dropOnArrival(e *qev) {
 	}
 	w.now = max(w.now, e.at)
 	w.counts.drop(e.msg.Type, reason)
-	w.emit(trace.Event{Ev: trace.Drop, From: w.cfg.IDs[e.from], To: w.cfg.IDs[e.to], MID: e.mid, Msg: w.msgRef(e.msg), Reason: reason, Dup: e.dup})
+	if !w.untraced() {
+		ev, m := w.fill(trace.Drop)
+		*m = e.msg
+		ev.From, ev.To, ev.MID, ev.Msg, ev.Reason, ev.Dup = w.cfg.IDs[e.from], w.cfg.IDs[e.to], e.mid, m, reason, e.dup
+		w.filled(ev)
+	}
 }
 
 // outcome applies one step's results.
@@ -922,10 +929,17 @@ func (w *World) outcome(p *proc, o *node.Outcome) {
 			w.counts.deliver(it.Ev.Msg.Type)
 		}
 		if !w.untraced() {
-			w.emit(trace.Event{Ev: trace.Deliver, From: it.Ev.From, To: p.id, MID: it.Ref, Msg: w.msgRef(it.Ev.Msg), Local: local, Dup: it.Gen == 1})
+			e, m := w.fill(trace.Deliver)
+			*m = it.Ev.Msg
+			e.From, e.To, e.MID, e.Msg, e.Local, e.Dup = it.Ev.From, p.id, it.Ref, m, local, it.Gen == 1
+			w.filled(e)
 		}
 	case node.Timer:
-		w.emit(trace.Event{Ev: trace.TimerEv, Node: p.id, Name: it.Ev.Name})
+		if !w.untraced() {
+			e, _ := w.fill(trace.TimerEv)
+			e.Node, e.Name = p.id, it.Ev.Name
+			w.filled(e)
+		}
 	case node.Request:
 		w.emit(trace.Event{Ev: trace.Request, Node: p.id, Name: it.Ev.Name})
 	}
@@ -972,7 +986,10 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 	w.mid++
 	mid := w.mid
 	if !w.untraced() {
-		w.emit(trace.Event{Ev: trace.Send, From: p.id, To: to, MID: mid, Msg: w.msgRef(msg)})
+		e, m := w.fill(trace.Send)
+		*m = msg
+		e.From, e.To, e.MID, e.Msg = p.id, to, mid, m
+		w.filled(e)
 	}
 	ti, ok := w.indexOf(to)
 	if !ok || !w.linked(p.idx, ti) {
@@ -1023,7 +1040,12 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 
 func (w *World) dropNow(from, to node.ID, mid uint64, msg node.Message, reason string) {
 	w.counts.drop(msg.Type, reason)
-	w.emit(trace.Event{Ev: trace.Drop, From: from, To: to, MID: mid, Msg: w.msgRef(msg), Reason: reason})
+	if !w.untraced() {
+		e, m := w.fill(trace.Drop)
+		*m = msg
+		e.From, e.To, e.MID, e.Msg, e.Reason = from, to, mid, m, reason
+		w.filled(e)
+	}
 }
 
 // blocked says why the network would not carry a message from a to b now, or "".
@@ -1049,11 +1071,30 @@ func (w *World) untraced() bool {
 	return true
 }
 
-// msgRef gives an event the message m without a heap copy per event: the world keeps
-// one, which the next event overwrites (a sink copies what it keeps; see trace.Sink).
-func (w *World) msgRef(m node.Message) *node.Message {
-	w.tmsg = m
-	return &w.tmsg
+// fill starts the sink's next event, of kind ev, numbered and stamped with the
+// current time, for a caller that has checked untraced: in the sink's own storage
+// when it lends it (a trace.Filler), which saves copying the event twice, or else
+// in the world's. m is the room for the event's message, to be set whole if it has
+// one. The caller sets the rest and calls filled, with no other event between.
+func (w *World) fill(ev string) (e *trace.Event, m *node.Message) {
+	w.lineSeq++
+	if w.filler != nil {
+		e, m = w.filler.Fill()
+	} else {
+		w.tev = trace.Event{}
+		e, m = &w.tev, &w.tmsg
+	}
+	e.Ev, e.Seq, e.T = ev, w.lineSeq, node.Micros(w.now)
+	return e, m
+}
+
+// filled hands the event from fill to the sink.
+func (w *World) filled(e *trace.Event) {
+	if w.filler != nil {
+		w.filler.Filled()
+		return
+	}
+	w.sink.Record(e)
 }
 
 // emit numbers an event, stamps it with the current time and hands it to the sink.

@@ -1,10 +1,14 @@
 package session
 
 import (
+	"fmt"
+	"os"
 	"runtime"
+	"strings"
 	"testing"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/presets"
 )
@@ -68,5 +72,53 @@ func TestPresetDeterminism(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPresetHashes checks every preset's trace hash against the one kept in
+// testdata/preset-hashes.txt: a change to the engine that changes a trace, even the
+// same way on every run, shows here. A trace that changes on purpose comes with a
+// new trace-format version; then CLUSTERLAB_UPDATE_HASHES=1 rewrites the file.
+func TestPresetHashes(t *testing.T) {
+	const path = "testdata/preset-hashes.txt"
+	var got strings.Builder
+	run := func(label, name string, adjust func(*netsim.Config)) {
+		_, cfg, err := Open(Source{Preset: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		adjust(&cfg)
+		h := trace.NewHasher()
+		if _, err := Run(cfg, 0, h); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&got, "%s %d %s\n", label, h.Count(), h.Sum())
+	}
+	for _, name := range presets.Names() {
+		run(name, name, func(*netsim.Config) {})
+	}
+	// No preset duplicates messages: one that does, and loses some.
+	run("dp-gst+dup+loss", "dp-gst", func(cfg *netsim.Config) { cfg.Net.Dup, cfg.Net.Loss = 0.3, 0.1 })
+	if os.Getenv("CLUSTERLAB_UPDATE_HASHES") == "1" {
+		if err := os.WriteFile(path, []byte(got.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines, gotLines := strings.Split(string(want), "\n"), strings.Split(got.String(), "\n")
+	for i := range max(len(wantLines), len(gotLines)) {
+		w, g := "", ""
+		if i < len(wantLines) {
+			w = wantLines[i]
+		}
+		if i < len(gotLines) {
+			g = gotLines[i]
+		}
+		if w != g {
+			t.Errorf("%s:%d: kept %q, the run gives %q", path, i+1, w, g)
+		}
 	}
 }

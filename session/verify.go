@@ -650,6 +650,18 @@ func (p *pipe) Record(e *trace.Event) {
 	}
 }
 
+// Fill and Filled make the pipe a trace.Filler: the world writes its common events
+// straight into the batch. (Once the comparison is decided they are still batched,
+// and the comparer drops them, as it drops the rest of the batch under way.)
+func (p *pipe) Fill() (*trace.Event, *node.Message) { return p.cur.Fill() }
+
+func (p *pipe) Filled() {
+	p.cur.Filled()
+	if p.cur.Full() {
+		p.send()
+	}
+}
+
 func (p *pipe) send() {
 	p.work <- p.cur
 	p.cur = p.spares.Get()

@@ -83,6 +83,32 @@ func (b *Batch) Add(e *Event) {
 	}
 }
 
+// Fill adds a zero event to the batch and returns it, with room for its message,
+// to be filled in place (see Filler) instead of copied by Add. The message is not
+// zeroed: the caller sets it whole, or leaves the event without one.
+func (b *Batch) Fill() (*Event, *node.Message) {
+	// Past its length, evs holds zeros: Reset clears what it held.
+	if len(b.evs) < cap(b.evs) {
+		b.evs = b.evs[:len(b.evs)+1]
+	} else {
+		b.evs = append(b.evs, Event{})
+	}
+	if len(b.msgs) < cap(b.msgs) {
+		b.msgs = b.msgs[:len(b.msgs)+1]
+	} else {
+		b.msgs = append(b.msgs, node.Message{})
+	}
+	return &b.evs[len(b.evs)-1], &b.msgs[len(b.msgs)-1]
+}
+
+// Filled takes back the last event from Fill, set; an event without a message
+// gives its room back.
+func (b *Batch) Filled() {
+	if b.evs[len(b.evs)-1].Msg == nil {
+		b.msgs = b.msgs[:len(b.msgs)-1]
+	}
+}
+
 // Encode appends the batch's lines to dst, in order, as enc writes them.
 func (b *Batch) Encode(enc *Encoder, dst []byte) []byte {
 	for i := range b.evs {
