@@ -364,3 +364,42 @@ func TestSkipSame(t *testing.T) {
 		}
 	}
 }
+
+// TestRecorderFilled records events through Fill and Filled, as the world does,
+// mixed with Record: the file is the one Record alone writes, and events filled
+// after End are ignored, as recorded ones are.
+func TestRecorderFilled(t *testing.T) {
+	evs := sample(1500) // about three batches
+	want, _ := record(t, evs, EndUntil)
+	var buf bytes.Buffer
+	r, err := NewRecorder(&buf, Header{Program: "test", Scenario: testScenario})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := func(e *Event) {
+		slot, m := r.Fill()
+		*slot = *e
+		if e.Msg != nil {
+			*m = *e.Msg
+			slot.Msg = m
+		}
+		r.Filled()
+	}
+	for i := range evs {
+		if i%5 == 0 {
+			r.Record(&evs[i])
+		} else {
+			fill(&evs[i])
+		}
+	}
+	if err := r.End(EndUntil, evs[len(evs)-1].T); err != nil {
+		t.Fatal(err)
+	}
+	fill(&evs[0])
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) || r.Count() != 1500 {
+		t.Fatalf("filled recording: %d events, %d bytes; recorded: 1500 events, %d bytes", r.Count(), buf.Len(), len(want))
+	}
+}
