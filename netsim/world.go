@@ -911,9 +911,8 @@ func (w *World) dropOnArrival(e *qev) {
 	w.now = max(w.now, e.at)
 	w.counts.drop(e.msg.Type, reason)
 	if !w.untraced() {
-		ev, m := w.fill(trace.Drop)
-		*m = e.msg
-		ev.From, ev.To, ev.MID, ev.Msg, ev.Reason, ev.Dup = w.cfg.IDs[e.from], w.cfg.IDs[e.to], e.mid, m, reason, e.dup
+		ev := w.message(trace.Drop, w.cfg.IDs[e.from], w.cfg.IDs[e.to], e.mid, &e.msg)
+		ev.Reason, ev.Dup = reason, e.dup
 		w.filled(ev)
 	}
 }
@@ -929,9 +928,8 @@ func (w *World) outcome(p *proc, o *node.Outcome) {
 			w.counts.deliver(it.Ev.Msg.Type)
 		}
 		if !w.untraced() {
-			e, m := w.fill(trace.Deliver)
-			*m = it.Ev.Msg
-			e.From, e.To, e.MID, e.Msg, e.Local, e.Dup = it.Ev.From, p.id, it.Ref, m, local, it.Gen == 1
+			e := w.message(trace.Deliver, it.Ev.From, p.id, it.Ref, &it.Ev.Msg)
+			e.Local, e.Dup = local, it.Gen == 1
 			w.filled(e)
 		}
 	case node.Timer:
@@ -986,10 +984,7 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 	w.mid++
 	mid := w.mid
 	if !w.untraced() {
-		e, m := w.fill(trace.Send)
-		*m = msg
-		e.From, e.To, e.MID, e.Msg = p.id, to, mid, m
-		w.filled(e)
+		w.filled(w.message(trace.Send, p.id, to, mid, &msg))
 	}
 	ti, ok := w.indexOf(to)
 	if !ok || !w.linked(p.idx, ti) {
@@ -1041,9 +1036,8 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 func (w *World) dropNow(from, to node.ID, mid uint64, msg node.Message, reason string) {
 	w.counts.drop(msg.Type, reason)
 	if !w.untraced() {
-		e, m := w.fill(trace.Drop)
-		*m = msg
-		e.From, e.To, e.MID, e.Msg, e.Reason = from, to, mid, m, reason
+		e := w.message(trace.Drop, from, to, mid, &msg)
+		e.Reason = reason
 		w.filled(e)
 	}
 }
@@ -1086,6 +1080,14 @@ func (w *World) fill(ev string) (e *trace.Event, m *node.Message) {
 	}
 	e.Ev, e.Seq, e.T = ev, w.lineSeq, node.Micros(w.now)
 	return e, m
+}
+
+// message fills the fields every event about a message has (see fill).
+func (w *World) message(ev string, from, to node.ID, mid uint64, msg *node.Message) *trace.Event {
+	e, m := w.fill(ev)
+	*m = *msg
+	e.From, e.To, e.MID, e.Msg = from, to, mid, m
+	return e
 }
 
 // filled hands the event from fill to the sink.
