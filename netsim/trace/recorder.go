@@ -410,7 +410,9 @@ func (r *Recorder) Close() error {
 	return r.firstErr()
 }
 
-// Multi fans events out to several sinks, skipping nil ones.
+// Multi fans events out to several sinks, skipping nil ones. When one of them is a
+// Filler (the dashboard's recording beside its state), so is the Multi: that sink
+// lends the room, and the others are given the filled event.
 func Multi(sinks ...Sink) Sink {
 	var out multi
 	for _, s := range sinks {
@@ -421,6 +423,12 @@ func Multi(sinks ...Sink) Sink {
 	if len(out) == 1 {
 		return out[0]
 	}
+	for i, s := range out {
+		if f, ok := s.(Filler); ok {
+			others := append(append(multi(nil), out[:i]...), out[i+1:]...)
+			return &multiFiller{multi: out, lender: f, others: others}
+		}
+	}
 	return out
 }
 
@@ -430,4 +438,26 @@ func (m multi) Record(e *Event) {
 	for _, s := range m {
 		s.Record(e)
 	}
+}
+
+// multiFiller is a Multi with a Filler among its sinks.
+type multiFiller struct {
+	multi
+	lender Filler
+	others multi
+	cur    *Event // the event lent, until it is filled
+}
+
+func (m *multiFiller) Fill() (*Event, *node.Message) {
+	e, msg := m.lender.Fill()
+	m.cur = e
+	return e, msg
+}
+
+// Filled gives the others the event before the lender takes it back: once taken
+// back, it may be handed to a goroutine of the lender's.
+func (m *multiFiller) Filled() {
+	m.others.Record(m.cur)
+	m.lender.Filled()
+	m.cur = nil
 }

@@ -403,3 +403,42 @@ func TestRecorderFilled(t *testing.T) {
 		t.Fatalf("filled recording: %d events, %d bytes; recorded: 1500 events, %d bytes", r.Count(), buf.Len(), len(want))
 	}
 }
+
+// TestMultiFills: a Multi with a recorder among its sinks lends the recorder's room,
+// and gives the filled events to the others: the recording is the one Record
+// alone writes, and the other sink sees every event.
+func TestMultiFills(t *testing.T) {
+	evs := sample(1500)
+	want, rec := record(t, evs, "")
+	var buf bytes.Buffer
+	r, err := NewRecorder(&buf, Header{Program: "test", Scenario: testScenario})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHasher()
+	f, ok := Multi(h, r).(Filler)
+	if !ok {
+		t.Fatal("a Multi with a recorder is not a Filler")
+	}
+	for i := range evs {
+		if i%7 == 0 {
+			f.Record(&evs[i])
+			continue
+		}
+		e, m := f.Fill()
+		*e = evs[i]
+		*m = *evs[i].Msg
+		e.Msg = m
+		f.Filled()
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check := NewHasher()
+	for i := range evs {
+		check.Record(&evs[i])
+	}
+	if !bytes.Equal(buf.Bytes(), want) || r.Hash() != rec.Hash() || h.Count() != 1500 || h.Sum() != check.Sum() {
+		t.Fatalf("through a Multi: %d bytes recorded (%d alone), the other sink %d events, hash %s (%s)", buf.Len(), len(want), h.Count(), h.Sum(), check.Sum())
+	}
+}
