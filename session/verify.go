@@ -632,7 +632,7 @@ type pipe struct {
 }
 
 func newPipe(cmp *comparer) *pipe {
-	return &pipe{cmp: cmp, cur: trace.NewBatch(), work: make(chan *trace.Batch, 4), spares: trace.NewSpares(4),
+	return &pipe{cmp: cmp, cur: trace.NewBatch(), work: make(chan *trace.Batch, trace.BatchesQueued), spares: trace.NewSpares(4),
 		synced: make(chan struct{}), exited: make(chan struct{})}
 }
 

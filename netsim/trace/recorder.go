@@ -212,7 +212,7 @@ type recOp struct {
 func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 	h.Format, h.Version = Format, Version
 	r := &Recorder{w: w, hash: NewHasher(), cur: NewBatch(),
-		ops: make(chan recOp, 4), spares: NewSpares(4),
+		ops: make(chan recOp, BatchesQueued), spares: NewSpares(4),
 		stop: make(chan struct{}), written: make(chan struct{}), ticked: make(chan struct{})}
 	if c, ok := w.(io.Closer); ok {
 		r.c = c
