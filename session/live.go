@@ -123,6 +123,14 @@ func (l *Live) loop() {
 	defer tick.Stop()
 	last := time.Now()
 	for {
+		// A command (a key) goes before the next frame's computing, which may hold
+		// a dense instant: the select below alone would pick either at random.
+		select {
+		case f := <-l.cmds:
+			f()
+			continue
+		default:
+		}
 		l.mu.Lock()
 		paused := l.paused
 		l.mu.Unlock()
@@ -155,7 +163,9 @@ func (l *Live) loop() {
 
 // advance moves virtual time on by el×speed, whether or not anything is pending:
 // the clock is honest. At full speed (0) it computes for wallSlice; at any speed it
-// stops after wallSlice and owes the rest (up to maxLag) to the next frame. While R
+// stops after wallSlice, or at once when a command waits (a key is not kept
+// waiting for the rest of a frame), and owes the rest (up to maxLag) to the next
+// frame. While R
 // writes the past at full speed, the present waits for it to catch up.
 func (l *Live) advance(el time.Duration, speed float64) {
 	start := time.Now()
@@ -166,13 +176,13 @@ func (l *Live) advance(el time.Duration, speed float64) {
 		if l.bg != nil {
 			return
 		}
-		for time.Since(start) < wallSlice && l.w.Err() == nil {
+		for time.Since(start) < wallSlice && l.w.Err() == nil && len(l.cmds) == 0 {
 			l.runStep(l.w.Now() + maxSlice)
 		}
 		return
 	}
 	target := l.w.Now() + min(l.lag+time.Duration(float64(el)*speed), maxLag)
-	for l.w.Now() < target && time.Since(start) < wallSlice && l.w.Err() == nil {
+	for l.w.Now() < target && time.Since(start) < wallSlice && l.w.Err() == nil && len(l.cmds) == 0 {
 		l.runStep(target)
 	}
 	l.lag = target - l.w.Now()

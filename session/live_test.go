@@ -307,3 +307,37 @@ func TestLiveCompressedRecording(t *testing.T) {
 		t.Fatalf("verify: %v %+v", err, v)
 	}
 }
+
+// TestAdvanceYieldsToCommands: a frame's computing stops as soon as a command (a key)
+// waits, and owes the time to the next frame, so that a key waits for the step under
+// way at most, never for the rest of a frame.
+func TestAdvanceYieldsToCommands(t *testing.T) {
+	s, cfg, err := Open(Source{Preset: "omega-crash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Speed: 1, Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var before, waiting, free, lag time.Duration
+	ran := false
+	// In the loop's own goroutine, which owns the world.
+	l.run(func() {
+		before = l.w.Now()
+		l.cmds <- func() { ran = true }
+		l.advance(200*time.Millisecond, 1)
+		waiting, lag = l.w.Now(), l.lag
+		(<-l.cmds)()
+		l.lag = 0
+		l.advance(10*time.Millisecond, 1)
+		free = l.w.Now()
+	})
+	if waiting != before || lag != 200*time.Millisecond || !ran {
+		t.Fatalf("with a command waiting, the frame computed from %v to %v (owing %v)", before, waiting, lag)
+	}
+	if free != before+10*time.Millisecond {
+		t.Fatalf("with no command waiting, the frame went from %v to %v, expected 10ms on", before, free)
+	}
+}
