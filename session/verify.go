@@ -466,11 +466,16 @@ func (f *firstReading) close() {
 // lineTime is the time of an event line as the recorder writes it, read without
 // decoding the line; false for a line in another form.
 func lineTime(line []byte) (int64, bool) {
+	const key = `,"t":`
 	i := skipNumber(line, 0, `{"seq":`)
-	if i < 0 || skipNumber(line, i, `,"t":`) < 0 {
+	if i < 0 {
 		return 0, false
 	}
-	t, err := strconv.ParseInt(string(line[i+len(`,"t":`):skipNumber(line, i, `,"t":`)]), 10, 64)
+	end := skipNumber(line, i, key)
+	if end < 0 {
+		return 0, false
+	}
+	t, err := strconv.ParseInt(string(line[i+len(key):end]), 10, 64)
 	return t, err == nil
 }
 
