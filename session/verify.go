@@ -476,7 +476,10 @@ func lineTime(line []byte) (int64, bool) {
 		return 0, false
 	}
 	t, err := strconv.ParseInt(string(line[i+len(key):end]), 10, 64)
-	return t, err == nil
+	if err != nil {
+		return 0, false
+	}
+	return t, true
 }
 
 // mayBeAction reports whether an event line may be an action, cheaply, for every line

@@ -597,3 +597,25 @@ func TestFilledEventsEveryPreset(t *testing.T) {
 		t.Fatalf("only %d events filled in place over every preset", filled)
 	}
 }
+
+// TestLineTime reads the time of event lines as the recorder writes them, and of
+// none in another form.
+func TestLineTime(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		t    int64
+		ok   bool
+	}{
+		{`{"seq":12,"t":4517866,"ev":"deliver"}`, 4517866, true},
+		{`{"seq":1,"t":0,"ev":"send"}`, 0, true},
+		{`{"seq":3,"t":-5,"ev":"send"}`, -5, true},
+		{`{"t":5,"seq":3,"ev":"send"}`, 0, false},
+		{`{"seq":3, "t":5}`, 0, false},
+		{`{"seq":3,"t":}`, 0, false},
+		{`{"seq":3,"t":99999999999999999999}`, 0, false},
+	} {
+		if got, ok := lineTime([]byte(c.line)); got != c.t || ok != c.ok {
+			t.Errorf("lineTime(%s) = %d, %v; expected %d, %v", c.line, got, ok, c.t, c.ok)
+		}
+	}
+}
