@@ -118,7 +118,7 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 	hdr := first.tf.Header
 	// The world is built once the first reading has gone past t=0, where the user
 	// actions tell burstLimit whether the start is a storm.
-	users, done := first.take(0)
+	users, _, done, _ := first.next(0)
 	var runTo time.Duration
 	if done {
 		if first.verdict != nil {
@@ -419,13 +419,6 @@ func (f *firstReading) next(now time.Duration) (users []netsim.Timed, reached ti
 		f.mu.Unlock()
 		<-f.signal
 	}
-}
-
-// take is next for a world not built yet: the user actions found, and whether the
-// reading is done.
-func (f *firstReading) take(now time.Duration) ([]netsim.Timed, bool) {
-	users, _, done, _ := f.next(now)
-	return users, done
 }
 
 // again makes the reading hand over every user action anew, and only once it is

@@ -95,17 +95,10 @@ func (b *Batch) Add(e *Event) {
 // to be filled in place (see Filler) instead of copied by Add. The message is not
 // zeroed: the caller sets it whole, or leaves the event without one.
 func (b *Batch) Fill() (*Event, *node.Message) {
-	// Past its length, evs holds zeros: Reset clears what it held.
-	if len(b.evs) < cap(b.evs) {
-		b.evs = b.evs[:len(b.evs)+1]
-	} else {
-		b.evs = append(b.evs, Event{})
-	}
-	if len(b.msgs) < cap(b.msgs) {
-		b.msgs = b.msgs[:len(b.msgs)+1]
-	} else {
-		b.msgs = append(b.msgs, node.Message{})
-	}
+	// Grown, not appended to, so that nothing is written: past its length evs holds
+	// zeros (Reset clears what it held, a new array is zero).
+	b.evs = slices.Grow(b.evs, 1)[:len(b.evs)+1]
+	b.msgs = slices.Grow(b.msgs, 1)[:len(b.msgs)+1]
 	return &b.evs[len(b.evs)-1], &b.msgs[len(b.msgs)-1]
 }
 
