@@ -24,9 +24,13 @@ type Action struct {
 	Text    string      // marker
 }
 
-// Timed is an action at a virtual instant.
+// Timed is an action at a virtual instant. Before places a user action inside its
+// instant: it came after the instant's events numbered below Before and before the
+// rest (see World.Position). Zero, as for every script action, puts it before all
+// of them.
 type Timed struct {
 	At     time.Duration
+	Before uint64
 	Action Action
 }
 

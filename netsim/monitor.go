@@ -176,16 +176,18 @@ func (m *monitors) schedule(at time.Duration, kind checkKind, proc, ep int) {
 	m.checks[i] = c
 }
 
-func (m *monitors) next() (time.Duration, bool) {
+// next is the key of the next check.
+func (m *monitors) next() (hkey, bool) {
 	if len(m.checks) == 0 {
-		return 0, false
+		return hkey{}, false
 	}
-	return m.checks[0].at, true
+	return hkey{at: m.checks[0].at, seq: m.checks[0].seq}, true
 }
 
 // due returns the next check if it comes before the next outcome (at, seq) and falls
-// inside the window being merged.
-func (m *monitors) due(at time.Duration, seq uint64, hasOutcome bool, t0, end time.Duration, single bool) (check, bool) {
+// inside the window being merged: before cut, when the window stops inside an
+// instant (see World.window).
+func (m *monitors) due(at time.Duration, seq uint64, hasOutcome bool, t0, end time.Duration, single bool, cut *hkey) (check, bool) {
 	if len(m.checks) == 0 {
 		return check{}, false
 	}
@@ -193,6 +195,9 @@ func (m *monitors) due(at time.Duration, seq uint64, hasOutcome bool, t0, end ti
 	inWindow := c.at < end || c.at == t0
 	if single && c.at > t0 {
 		inWindow = false
+	}
+	if cut != nil {
+		inWindow = earlier(c.at, c.seq, cut.at, cut.seq)
 	}
 	if !inWindow || (hasOutcome && (c.at > at || (c.at == at && c.seq > seq))) {
 		return check{}, false

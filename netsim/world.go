@@ -2,6 +2,7 @@ package netsim
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -96,14 +97,32 @@ type World struct {
 	pushed  int      // …and has queued this many messages
 	closed  bool
 	halted  atomic.Bool // see Halt
+
+	// Whether the run has handled something at its instant, now: then whatever of
+	// the instant is still queued comes after where it stands (see Position).
+	inside bool
+	// The live dashboard's (see SetInterrupt), and what it needs: what an event
+	// taken from the queues made, on average, in the last window that took one of
+	// its kind (0: timer firings, 1: the rest), counting its own outcome and the
+	// messages it sent; and the sums for the window under way.
+	interrupt func() bool
+	cutWork   int // cutWork, but for tests
+	fan       [2]int
+	fanSum    [2]int
+	fanPops   [2]int
 }
 
 type scheduled struct {
 	at     time.Duration
-	class  int // at one instant: script actions, then expectations, then user actions
+	before uint64 // a user action's place inside its instant (Timed.Before)
+	class  int    // at one place: script actions, then expectations, then user actions
 	action *Action
 	expect *Expectation
 }
+
+// key is where the entry comes among events and checks: before those keyed from
+// it on.
+func (s *scheduled) key() hkey { return hkey{at: s.at, seq: s.before} }
 
 // userClass is the class of user actions, the last at their instant.
 const userClass = 2
@@ -163,17 +182,14 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 		}
 	}
 	for i := range cfg.UserActions {
-		w.sched = append(w.sched, scheduled{at: cfg.UserActions[i].At, class: userClass, action: &cfg.UserActions[i].Action})
+		u := &cfg.UserActions[i]
+		w.sched = append(w.sched, scheduled{at: u.At, before: u.Before, class: userClass, action: &u.Action})
 	}
-	// Stable: at one instant each class keeps its order. A user action applied live
+	// Stable: at one place each class keeps its order. A user action applied live
 	// at instant T came after everything scheduled up to T, and before any event
-	// at T; replayed, it must come at the same place.
-	sort.SliceStable(w.sched, func(i, j int) bool {
-		if w.sched[i].at != w.sched[j].at {
-			return w.sched[i].at < w.sched[j].at
-		}
-		return w.sched[i].class < w.sched[j].class
-	})
+	// at T (or, with Before, before the event so numbered); replayed, it must come
+	// at the same place.
+	sort.SliceStable(w.sched, func(i, j int) bool { return w.sched[i].follows(&w.sched[j]) < 0 })
 	w.mon = newMonitors(w)
 	w.updateLookahead()
 	for i, id := range cfg.IDs {
@@ -457,46 +473,140 @@ func (w *World) headKey() *hkey {
 	return w.q.headKey()
 }
 
+// follows orders scheduled entries: by place, then by class.
+func (s *scheduled) follows(o *scheduled) int {
+	switch {
+	case s.at != o.at:
+		return sign(s.at < o.at)
+	case s.before != o.before:
+		return sign(s.before < o.before)
+	case s.class != o.class:
+		return sign(s.class < o.class)
+	}
+	return 0
+}
+
+// sign is -1 for less, else 1.
+func sign(less bool) int {
+	if less {
+		return -1
+	}
+	return 1
+}
+
+// nextKey is the key of the next queued event or monitor check.
+func (w *World) nextKey() (hkey, bool) {
+	k, ok := hkey{}, false
+	if h := w.headKey(); h != nil {
+		k, ok = *h, true
+	}
+	if c, has := w.mon.next(); has && (!ok || c.before(&k)) {
+		k, ok = c, true
+	}
+	return k, ok
+}
+
 // nextTime is the time of the next queued event or monitor check.
 func (w *World) nextTime() (time.Duration, bool) {
-	t, ok := time.Duration(0), false
-	if k := w.headKey(); k != nil {
-		t, ok = k.at, true
+	k, ok := w.nextKey()
+	return k.at, ok
+}
+
+// schedDue reports whether the next scheduled entry is at or before limit and
+// comes before every queued event and check.
+func (w *World) schedDue(limit hkey) bool {
+	if w.next >= len(w.sched) {
+		return false
 	}
-	if c, has := w.mon.next(); has && (!ok || c < t) {
-		t, ok = c, true
+	sk := w.sched[w.next].key()
+	if limit.before(&sk) {
+		return false
 	}
-	return t, ok
+	k, ok := w.nextKey()
+	return !ok || !k.before(&sk)
 }
 
 // RunUntil runs every scheduled action and expectation up to and including t and
 // every event before t, then sets the clock to t.
-func (w *World) RunUntil(t time.Duration) {
+func (w *World) RunUntil(t time.Duration) { w.RunTo(t, 0) }
+
+// RunTo runs what comes before the place (t, before), then sets the clock to t.
+// With before 0 that is RunUntil(t). With before > 0 it also runs the events of
+// instant t numbered below before, and stops inside that instant: where a user
+// action was taken there (see Position).
+//
+// With an interrupt set (SetInterrupt), it may return earlier, inside an instant.
+func (w *World) RunTo(t time.Duration, before uint64) {
 	t = t.Truncate(time.Microsecond)
+	stop := hkey{at: t, seq: before}
 	for !w.closed && w.err == nil && !w.halted.Load() {
-		te, hasEv := w.nextTime()
-		if w.next < len(w.sched) && w.sched[w.next].at <= t && (!hasEv || w.sched[w.next].at <= te) {
+		if w.schedDue(stop) {
 			w.runScheduled()
 			continue
 		}
-		if !hasEv || te >= t {
+		k, ok := w.nextKey()
+		if !ok || !k.before(&stop) {
 			break
 		}
+		te, lim := k.at, stop
 		end := te + w.lookahead
 		if w.cfg.Sequential {
 			end = te
 		}
-		if w.next < len(w.sched) && w.sched[w.next].at < end {
-			end = w.sched[w.next].at
+		if w.next < len(w.sched) {
+			s := &w.sched[w.next]
+			if s.at < end {
+				end = s.at
+			}
+			if sk := s.key(); sk.before(&lim) {
+				lim = sk
+			}
 		}
 		if end > t {
 			end = t
 		}
-		w.window(te, end, w.cfg.Sequential)
+		if w.window(te, end, w.cfg.Sequential, lim) && w.interrupt != nil && w.interrupt() {
+			return
+		}
 	}
 	if t > w.now && w.err == nil && !w.halted.Load() {
-		w.now = t
+		w.now, w.inside = t, false
 	}
+}
+
+// SetInterrupt makes RunTo, and RunUntil, stop inside an instant when an instant
+// is big (a thousand processes that broadcast at once make a million messages)
+// and interrupt returns true: the live dashboard's, so that a key need not wait for
+// the whole instant. Where the windows stop never changes the trace; a user action
+// taken there is recorded with its place (Position), and replayed at it.
+func (w *World) SetInterrupt(interrupt func() bool) {
+	w.interrupt, w.cutWork = interrupt, cutWork
+}
+
+// FinishInstant runs the rest of the instant the run stopped inside, if it did (see
+// Position), whatever the interrupt says, and sets the clock past it: a recording
+// ends between instants, where a re-run to its end stops too.
+func (w *World) FinishInstant() {
+	if _, before := w.Position(); before == 0 {
+		return
+	}
+	in := w.interrupt
+	w.interrupt = nil
+	w.RunUntil(w.now + time.Microsecond)
+	w.interrupt = in
+}
+
+// Position is where the run stands: at Now and, when it has handled some of that
+// instant and not all, before the next event (or monitor check) of it, numbered
+// before; else 0, before anything of the instant. RunTo(Position()) brings a re-run
+// of the same scenario and user actions to the same place, however its windows
+// fall: every event, wherever it is handled, has the number it would have if
+// events were handled one at a time.
+func (w *World) Position() (at time.Duration, before uint64) {
+	if k, ok := w.nextKey(); w.inside && ok && k.at == w.now {
+		return w.now, k.seq
+	}
+	return w.now, 0
 }
 
 // Halt stops the run at the end of the window under way: RunUntil and Step do
@@ -519,15 +629,15 @@ func (w *World) Step() bool {
 	if w.err != nil || w.halted.Load() {
 		return false
 	}
-	te, hasEv := w.nextTime()
-	if w.next < len(w.sched) && (!hasEv || w.sched[w.next].at <= te) {
+	if w.schedDue(endOfTime) {
 		w.runScheduled()
 		return true
 	}
+	te, hasEv := w.nextTime()
 	if !hasEv {
 		return false
 	}
-	w.window(te, te, true)
+	w.window(te, te, true, endOfTime)
 	return true
 }
 
@@ -535,13 +645,13 @@ func (w *World) runScheduled() {
 	s := w.sched[w.next]
 	w.next++
 	if s.at > w.now {
-		w.now = s.at
+		w.now, w.inside = s.at, false
 	}
 	switch {
 	case s.class == userClass:
 		w.Do(*s.action)
 	case s.action != nil:
-		w.apply(*s.action, "script")
+		w.apply(*s.action, "script", 0)
 	default:
 		w.checkExpect(s.expect)
 	}
@@ -565,32 +675,32 @@ func (w *World) Finish() []Result {
 	return w.results
 }
 
-// Do applies a user action now and records it.
+// Do applies a user action now and records it, with its place (Position).
 func (w *World) Do(a Action) {
-	w.actions = append(w.actions, Timed{At: w.now, Action: a})
-	w.apply(a, "user")
+	at, before := w.Position()
+	w.actions = append(w.actions, Timed{At: at, Before: before, Action: a})
+	w.apply(a, "user", before)
 }
 
 // Replay adds user actions to those of Config.UserActions, to be applied at their
-// instants exactly as if they had been there from the start, to a world that has
-// not yet run through those instants: verify hands its re-run the actions of a
-// recording as its first reading finds them. An action at or before the time the
-// world has reached is refused, with none of ts added: the run could no longer be
-// the one the action belongs to.
+// places exactly as if they had been there from the start, to a world that has
+// not yet run through those places: verify hands its re-run the actions of a
+// recording as its first reading finds them. An action at or before the instant
+// the world has reached (or, inside it, before where it stopped) is refused, with
+// none of ts added: the run could no longer be the one the action belongs to.
 func (w *World) Replay(ts []Timed) error {
+	at, before := w.Position()
 	for _, t := range ts {
-		if t.At <= w.now {
+		if t.At < at || t.At == at && (before == 0 || t.Before < before) {
 			return fmt.Errorf("user action %q at %v comes too late: the world is at %v", t.Action, t.At, w.now)
 		}
 	}
 	for _, t := range ts {
-		s := scheduled{at: t.At, class: userClass, action: &t.Action}
-		// After everything due before it or at its instant in an earlier class, and
-		// after the user actions already there at its instant: as New sorts them.
+		s := scheduled{at: t.At, before: t.Before, class: userClass, action: &t.Action}
+		// After everything due before its place, or at its place in an earlier
+		// class, and after the user actions already there: as New sorts them.
 		rest := w.sched[w.next:]
-		i := sort.Search(len(rest), func(k int) bool {
-			return rest[k].at > s.at || rest[k].at == s.at && rest[k].class > s.class
-		})
+		i := sort.Search(len(rest), func(k int) bool { return rest[k].follows(&s) > 0 })
 		w.sched = slices.Insert(w.sched, w.next+i, s)
 	}
 	return nil
@@ -600,19 +710,38 @@ func (w *World) Replay(ts []Timed) error {
 func (w *World) UserActions() []Timed { return w.actions }
 
 // window hands out every event in [t0, end) (only those at t0 when single or when end
-// == t0), runs the processes in parallel and merges their outcomes.
-func (w *World) window(t0, end time.Duration, single bool) {
+// == t0) that comes before lim, runs the processes in parallel and merges their
+// outcomes.
+//
+// A window may stop inside an instant: before lim, the place of a user action
+// replayed there, or, with an interrupt set, once the events taken are expected to
+// make cutWork. Its end is then that instant, so that the processes handle nothing
+// of it themselves (node.Batch.End), and only the monitor checks before the cut
+// run; the events of the instant made in the window come after the cut, as their
+// numbers do. So the trace is the same wherever windows stop.
+//
+// It reports whether it stopped inside an instant.
+func (w *World) window(t0, end time.Duration, single bool, lim hkey) (stopped bool) {
 	if t0 > w.now {
 		w.now = t0
 	}
+	var cut *hkey
 	w.q.advance(t0)
 	w.drops = w.drops[:0]
 	w.order = w.order[:0]
 	active := w.active[:0]
-	popped, last := 0, t0
+	popped, last, work := 0, t0, 0
 	for {
 		h := w.headKey()
 		if h == nil || !(h.at < end || h.at == t0) {
+			break
+		}
+		if !h.before(&lim) || w.interrupt != nil && work >= w.cutWork && h.at == last {
+			if popped > 0 && h.at == last {
+				k := *h
+				cut = &k
+			}
+			end = h.at
 			break
 		}
 		if popped >= windowCap && h.at > last {
@@ -626,6 +755,8 @@ func (w *World) window(t0, end time.Duration, single bool) {
 		var p *proc
 		var it node.Item
 		if w.tq.len() > 0 && h == w.tq.headKey() {
+			work += 1 + w.fan[0]
+			w.fanPops[0]++
 			at, seq, t, slot := w.tq.pop()
 			w.forgetTimer(&t, slot)
 			if p = w.procs[t.proc]; p.up && p.inc == t.inc {
@@ -634,6 +765,8 @@ func (w *World) window(t0, end time.Duration, single bool) {
 				p = nil
 			}
 		} else {
+			work += 1 + w.fan[1]
+			w.fanPops[1]++
 			e := w.q.pop()
 			if p = w.classify(&e); p != nil {
 				it = w.item(&e)
@@ -655,10 +788,10 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	}
 	w.dispatch(active, end)
 	if w.overflowed(active) {
-		return
+		return false
 	}
 	w.merging, w.pushed = true, 0
-	w.merge(active, t0, end, single)
+	w.merge(active, t0, end, single, cut)
 	w.merging = false
 	w.finishInserter()
 	for _, p := range active {
@@ -666,10 +799,30 @@ func (w *World) window(t0, end time.Duration, single bool) {
 	}
 	clear(active)
 	w.active = active[:0]
+	if cut != nil {
+		w.now = max(w.now, cut.at)
+	}
+	w.inside = true
+	for k := range w.fan {
+		if w.fanPops[k] > 0 {
+			w.fan[k] = w.fanSum[k] / w.fanPops[k]
+		}
+		w.fanSum[k], w.fanPops[k] = 0, 0
+	}
+	return cut != nil
 }
+
+// endOfTime is a place after every other.
+var endOfTime = hkey{at: math.MaxInt64, seq: math.MaxUint64}
 
 // windowCap is how many events a window takes at most (more at one instant).
 const windowCap = 1 << 16
+
+// cutWork is how much a window of a world with an interrupt is expected to make,
+// in outcomes and messages sent, before it stops inside an instant: about 15 ms of
+// merging on this lab's reference machine, so that a key waits that long at most
+// where an instant holds a million messages.
+const cutWork = 1 << 15
 
 // inlineBelow is the window size, in events, under which the world handles a window
 // itself. Handing a batch to a process's goroutine wakes it on another core, and
@@ -787,7 +940,7 @@ func (w *World) item(e *qev) node.Item {
 
 // merge walks every process's outcomes, the arrival drops and the monitors' checks
 // in (time, sequence) order, applying effects as it goes.
-func (w *World) merge(active []*proc, t0, end time.Duration, single bool) {
+func (w *World) merge(active []*proc, t0, end time.Duration, single bool, cut *hkey) {
 	// When no process made events for itself inside the window, every outcome is
 	// of an item, and the items were taken in (time, sequence) order: w.order is
 	// the order of the outcomes (an item whose timer went stale has none). Else a
@@ -829,7 +982,7 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool) {
 			d++
 			continue
 		}
-		if c, ok := w.mon.due(bestAt, bestSeq, best != nil, t0, end, single); ok {
+		if c, ok := w.mon.due(bestAt, bestSeq, best != nil, t0, end, single, cut); ok {
 			w.mon.run(c)
 			continue
 		}
@@ -838,7 +991,15 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool) {
 		}
 		o := &best.batch.Out[best.pos]
 		best.pos++
+		mid := w.mid
 		w.outcome(best, o)
+		if w.interrupt != nil {
+			k := 1
+			if best.batch.ItemOf(o).Ev.Kind == node.Timer {
+				k = 0
+			}
+			w.fanSum[k] += 1 + int(w.mid-mid)
+		}
 		switch {
 		case inOrder:
 			best.item++
@@ -1112,8 +1273,8 @@ func (w *World) emit(e trace.Event) {
 }
 
 // apply carries out an action now.
-func (w *World) apply(a Action, by string) {
-	w.emit(trace.Event{Ev: trace.Action, Text: a.String(), By: by})
+func (w *World) apply(a Action, by string, before uint64) {
+	w.emit(trace.Event{Ev: trace.Action, Text: a.String(), By: by, Before: before})
 	switch a.Verb {
 	case "crash":
 		p := w.proc(a.Node)

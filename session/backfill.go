@@ -88,6 +88,7 @@ func (b *backfill) run(l *Live) {
 			if !b.runTo(l, a.At, target) {
 				return
 			}
+			b.w.RunTo(a.At, a.Before)
 			b.w.Do(a.Action)
 			b.applied++
 		}
@@ -134,10 +135,11 @@ func (l *Live) finishBackfill(b *backfill) {
 	}
 	<-b.exited
 	for _, a := range l.w.UserActions()[b.applied:] {
-		b.w.RunUntil(a.At)
+		b.w.RunTo(a.At, a.Before)
 		b.w.Do(a.Action)
 	}
-	b.w.RunUntil(l.w.Now())
+	b.w.RunTo(l.w.Position())
+	b.w.SetInterrupt(l.waiting)
 	b.fold.to = l.state
 	l.w.Close()
 	l.w, l.rec, l.out, l.file, l.bg = b.w, b.rec, b.out, b.name, nil

@@ -45,7 +45,7 @@ func TestHostileTraces(t *testing.T) {
 	}
 	// A whole recording of the previous format version (its header says so).
 	prev := append([]string(nil), lines...)
-	prev[0] = strings.Replace(prev[0], fmt.Sprintf(`"version":%d`, trace.Version), fmt.Sprintf(`"version":%d`, trace.Version-1), 1)
+	prev[0] = strings.Replace(prev[0], fmt.Sprintf(`"version":%d`, trace.Version), fmt.Sprintf(`"version":%d`, trace.OldestVersion-1), 1)
 	back := append([]string(nil), lines...)
 	back[60] = strings.Replace(back[60], `"t":`, `"t":0,"x":`, 1)
 	// want is every reader's answer; verify, which compares with the re-run first,
@@ -60,7 +60,7 @@ func TestHostileTraces(t *testing.T) {
 		{"empty", file("empty.jsonl", ""), "empty.jsonl:1: empty file", ""},
 		{"not JSON", file("text.jsonl", "hello\n"), "text.jsonl:1: not a clusterlab trace", ""},
 		{"an old version", file("v1.jsonl", `{"format":"clusterlab-trace","version":1,"seed":7,"scenario":{}}`+"\n"), "v1.jsonl:1: found trace version 1", ""},
-		{"the previous version", file("prev.jsonl", join(prev)), fmt.Sprintf("prev.jsonl:1: found trace version %d, expected %d", trace.Version-1, trace.Version), ""},
+		{"a version too old", file("prev.jsonl", join(prev)), fmt.Sprintf("prev.jsonl:1: found trace version %d, expected %d to %d", trace.OldestVersion-1, trace.OldestVersion, trace.Version), ""},
 		{"a time of 1e17", file("far.jsonl", join(far)), "far.jsonl:102: found t=", "far.jsonl:101: field t differs from the re-run"},
 		{"a last time of 1e17, no end", file("farend.jsonl", join(farEnd)), "farend.jsonl:", ""},
 		{"a long line", file("long.jsonl", join(append(append([]string(nil), lines[:5]...), `{"seq":5,"t":1,"ev":"log","node":"n1","text":"`+strings.Repeat("a", 2<<20)+`"}`))), "long.jsonl:6: found a line longer than 1048576 bytes", ""},

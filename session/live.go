@@ -102,10 +102,15 @@ func (l *Live) startWorld(f *os.File, name string) error {
 		}
 		return err
 	}
+	w.SetInterrupt(l.waiting)
 	l.w, l.state, l.rec, l.file = w, state, rec, name
 	l.setRecording(name, 1)
 	return nil
 }
+
+// waiting reports whether a command waits for the loop: the world's interrupt, so
+// that a key waits for a slice of a dense instant, not for all of it.
+func (l *Live) waiting() bool { return len(l.cmds) > 0 }
 
 const (
 	frame     = 33 * time.Millisecond // the snapshot rate: ~30 a second
@@ -419,6 +424,8 @@ func (l *Live) ToggleRecording() (string, error) {
 // current instant (reason: the dashboard was quit or the recording stopped, or a
 // signal stopped the dashboard) and, for one started with R, gives the file its name.
 func (l *Live) endRecording(reason string) error {
+	// A recording ends between instants: a re-run stops there too.
+	l.w.FinishInstant()
 	err := errors.Join(l.rec.End(reason, node.Micros(l.w.Now())), l.rec.Close())
 	if l.out != nil {
 		if err != nil {

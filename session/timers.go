@@ -90,15 +90,10 @@ func RerunTimers(path string, hdr trace.Header, n int, line func(i int) []byte, 
 	var lastT int64
 	for i := 0; i < n; i++ {
 		l := line(i)
-		if mayBeAction(l) {
-			var e trace.Event
-			if json.Unmarshal(l, &e) == nil && e.Ev == trace.Action && e.By == "user" {
-				a, err := netsim.ParseAction(e.Text, hdr.Info.IDs)
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: bad user action %q (%v)", path, i+2, e.Text, err)
-				}
-				cfg.UserActions = append(cfg.UserActions, netsim.Timed{At: time.Duration(e.T) * time.Microsecond, Action: a})
-			}
+		if u, ok, err := userAction(l, hdr.Info.IDs); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, i+2, err)
+		} else if ok {
+			cfg.UserActions = append(cfg.UserActions, u)
 		}
 		if i == n-1 {
 			var e trace.Event

@@ -329,18 +329,12 @@ func (f *firstReading) run() {
 			verdict = &Verdict{Line: f.tf.Line(), Reason: err.Error()}
 			break
 		}
-		if mayBeAction(line) {
-			var e trace.Event
-			if json.Unmarshal(line, &e) == nil && e.Ev == trace.Action && e.By == "user" {
-				a, err := netsim.ParseAction(e.Text, hdr.Info.IDs)
-				if err != nil {
-					verdict = &Verdict{Line: f.tf.Line(), Field: "text", Reason: fmt.Sprintf("%s:%d: bad user action %q (%v)", f.path, f.tf.Line(), e.Text, err)}
-					break
-				}
-				at := time.Duration(e.T) * time.Microsecond
-				users = append(users, netsim.Timed{At: at, Action: a})
-				late = late || at < handed
-			}
+		if u, ok, err := userAction(line, hdr.Info.IDs); err != nil {
+			verdict = &Verdict{Line: f.tf.Line(), Field: "text", Reason: fmt.Sprintf("%s:%d: %v", f.path, f.tf.Line(), err)}
+			break
+		} else if ok {
+			users = append(users, u)
+			late = late || u.At < handed
 		}
 		last = append(last[:0], line...)
 		if i%publishEvery == 0 {
@@ -478,6 +472,23 @@ func lineTime(line []byte) (int64, bool) {
 // mayBeAction reports whether an event line may be an action, cheaply, for every line
 // of a file: the recorder writes seq, t and ev first, so the kind is read right after
 // them. A line in another form is searched whole.
+// userAction reads a user action from an event line, if it is one: its text parsed
+// against the scenario's ids, its instant and its place there.
+func userAction(line []byte, ids []node.ID) (netsim.Timed, bool, error) {
+	if !mayBeAction(line) {
+		return netsim.Timed{}, false, nil
+	}
+	var e trace.Event
+	if json.Unmarshal(line, &e) != nil || e.Ev != trace.Action || e.By != "user" {
+		return netsim.Timed{}, false, nil
+	}
+	a, err := netsim.ParseAction(e.Text, ids)
+	if err != nil {
+		return netsim.Timed{}, false, fmt.Errorf("bad user action %q (%v)", e.Text, err)
+	}
+	return netsim.Timed{At: time.Duration(e.T) * time.Microsecond, Before: e.Before, Action: a}, true, nil
+}
+
 func mayBeAction(line []byte) bool {
 	i := skipNumber(line, 0, `{"seq":`)
 	if i >= 0 {

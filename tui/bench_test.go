@@ -148,3 +148,15 @@ func BenchmarkKeyToScreen1000(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/key")
 	b.ReportMetric(float64(ack.Microseconds())/float64(b.N)/1000, "ms/ack")
 }
+
+// BenchmarkLiveMesh1000 is how fast the live world of a 1,000-node heartbeat mesh
+// runs at full speed: virtual ms per wall second (the dashboard stops its windows
+// inside dense instants, for keys; this shows what that costs).
+func BenchmarkLiveMesh1000(b *testing.B) {
+	l, _ := benchLive(b, meshScenario(1000), 200*time.Millisecond, 0)
+	for b.Loop() {
+		t0, w0 := l.Snapshot().T, time.Now()
+		time.Sleep(2 * time.Second)
+		b.ReportMetric(float64(l.Snapshot().T-t0)/1000/time.Since(w0).Seconds(), "virtual-ms/s")
+	}
+}

@@ -126,6 +126,10 @@ func appendRest(b []byte, e *Event) []byte {
 	b = appendField(b, `,"kind":`, e.Kind)
 	b = appendField(b, `,"text":`, e.Text)
 	b = appendField(b, `,"by":`, e.By)
+	if e.Before != 0 {
+		b = append(b, `,"before":`...)
+		b = appendUint(b, e.Before)
+	}
 	if e.OK != nil {
 		b = append(b, `,"ok":`...)
 		b = strconv.AppendBool(b, *e.OK)

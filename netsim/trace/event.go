@@ -24,8 +24,14 @@ const (
 	// of a timer "fd.timeout.nX" per peer: the same suspicions at the same times,
 	// other timer events. Version 5: ricart reports the requests it defers (queue)
 	// and, while it waits, the replies it has of those it needs (replies, needed),
-	// so its status events are more and longer.
-	Version = 5
+	// so its status events are more and longer. Version 6: a user action may
+	// carry "before", its place inside its instant (the live dashboard stops inside
+	// an instant of a million messages for a key); the events are those of
+	// version 5, whose files are read as well (OldestVersion).
+	Version = 6
+	// OldestVersion is the oldest version whose recordings this program still
+	// re-runs to the same events.
+	OldestVersion = 5
 )
 
 // Event kinds.
@@ -86,8 +92,11 @@ type Event struct {
 	Kind   string        `json:"kind,omitempty"`
 	Text   string        `json:"text,omitempty"`
 	By     string        `json:"by,omitempty"`
-	OK     *bool         `json:"ok,omitempty"`
-	Ref    uint64        `json:"ref,omitempty"` // alert-cleared: the Seq of the alert it closes
+	// Before is a user action's place inside its instant: it came before the
+	// world's event so numbered (netsim.Timed.Before); 0 before all of them.
+	Before uint64 `json:"before,omitempty"`
+	OK     *bool  `json:"ok,omitempty"`
+	Ref    uint64 `json:"ref,omitempty"` // alert-cleared: the Seq of the alert it closes
 }
 
 // kinds are the event kinds a reader accepts.

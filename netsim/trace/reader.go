@@ -83,8 +83,8 @@ func NewReader(r io.Reader, name string, resolve Resolver) (*Reader, error) {
 	if json.Unmarshal(line, &rd.Header) != nil || rd.Header.Format != Format {
 		return nil, rd.errf("not a clusterlab trace, expected a header line with \"format\":%q", Format)
 	}
-	if rd.Header.Version != Version {
-		return nil, rd.errf("found trace version %d, expected %d (record the run again with this clusterlab)", rd.Header.Version, Version)
+	if rd.Header.Version < OldestVersion || rd.Header.Version > Version {
+		return nil, rd.errf("found trace version %d, expected %d to %d (record the run again with this clusterlab)", rd.Header.Version, OldestVersion, Version)
 	}
 	if len(rd.Header.Scenario) == 0 || rd.Header.Scenario[0] != '{' {
 		return nil, rd.errf("found a header without \"scenario\", expected the recorded scenario")
@@ -300,6 +300,9 @@ func (r *Reader) check(e *Event) error {
 		err = need(e.Node != 0, `"node"`)
 	case AlertCleared:
 		err = need(e.Ref != 0 && e.Ref < e.Seq, `"ref" naming an earlier line`)
+	}
+	if e.Before != 0 && (e.Ev != Action || e.By != "user") {
+		err = fmt.Errorf("found \"before\" on a %s event, expected it only on a user action", e.Ev)
 	}
 	if err != nil || r.ids == nil {
 		return err
