@@ -464,10 +464,10 @@ func (l *Live) CloseFor(reason string) error {
 		close(l.done)
 		<-l.exited
 		l.cancelBackfill()
-		l.w.Close()
 		if l.rec != nil {
-			err = l.endRecording(reason)
+			err = l.endRecording(reason) // which may run the rest of an instant
 		}
+		l.w.Close()
 	})
 	return err
 }

@@ -127,6 +127,49 @@ func TestLiveRecordingVerifies(t *testing.T) {
 	}
 }
 
+// TestLiveActionInsideInstant takes a user action while the dashboard's world is
+// inside a dense instant, stopped there for the command, and quits there: the
+// action's line carries its place, the recording ends after the instant, and it
+// verifies.
+func TestLiveActionInsideInstant(t *testing.T) {
+	dir := t.TempDir()
+	s, cfg, err := Open(Source{File: denseMesh(t, dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "hw.jsonl")
+	l, err := NewLive(s, cfg, LiveOptions{Record: path, Speed: 1, Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var at time.Duration
+	var before uint64
+	// In the loop's own goroutine, which owns the world, with a command waiting.
+	l.run(func() {
+		l.cmds <- func() { l.w.Do(netsim.Action{Verb: "crash", Node: 7}) }
+		l.w.RunUntil(cfg.Until)
+		at, before = l.w.Position()
+		(<-l.cmds)()
+	})
+	if before == 0 {
+		t.Fatalf("with a command waiting, the world ran to %v and did not stop inside an instant", at)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(fmt.Sprintf(`"text":"crash n7","by":"user","before":%d}`, before))) {
+		t.Fatal("the recording lacks the action with its place")
+	}
+	if v, err := Verify(context.Background(), path, VerifyOptions{}); err != nil || !v.OK {
+		t.Fatalf("verdict %+v, %v", v, err)
+	}
+}
+
 // TestLiveBackfillCancel presses R on a session that ran at full speed: the past is
 // written in the background while commands still answer at once, and R again
 // cancels it, leaving no file and no goroutine behind.

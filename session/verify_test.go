@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"reflect"
 	"runtime"
 	"slices"
@@ -617,5 +618,87 @@ func TestLineTime(t *testing.T) {
 		if got, ok := lineTime([]byte(c.line)); got != c.t || ok != c.ok {
 			t.Errorf("lineTime(%s) = %d, %v; expected %d, %v", c.line, got, ok, c.t, c.ok)
 		}
+	}
+}
+
+// denseMesh writes a scenario whose instants are dense: 200 processes that
+// heartbeat each other, 40,000 messages at once every 100 ms.
+func denseMesh(t *testing.T, dir string) string {
+	t.Helper()
+	scn := filepath.Join(dir, "mesh.toml")
+	text := `name = "mesh"
+algorithm = "heartbeat-dp"
+nodes = 200
+seed = 3
+until = "250ms"
+
+[params]
+interval = "100ms"
+timeout = "150ms"
+
+[network]
+latency = { dist = "uniform", min = "5ms", max = "20ms" }
+`
+	if err := os.WriteFile(scn, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return scn
+}
+
+// TestVerifyActionInsideInstant records a run with a user action taken inside a
+// dense instant (a 200-node mesh's heartbeats, 40,000 messages at once, which the
+// dashboard's world stops inside of for a key): the action's line carries its
+// place, and the recording verifies. Moving the place by one event, or dropping
+// it, is found. A recording of format version 5 (no places) still verifies.
+func TestVerifyActionInsideInstant(t *testing.T) {
+	dir := t.TempDir()
+	scn := denseMesh(t, dir)
+	_, cfg, err := Open(Source{File: scn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := netsim.New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetInterrupt(func() bool { return true })
+	w.RunUntil(cfg.Until)
+	at, before := w.Position()
+	w.Close()
+	if before == 0 {
+		t.Fatalf("the world did not stop inside an instant (at %v)", at)
+	}
+	lines := recordAdjusted(t, Source{File: scn}, 0, filepath.Join(dir, "hw.jsonl"), func(cfg *netsim.Config) {
+		cfg.UserActions = []netsim.Timed{{At: at, Before: before, Action: netsim.Action{Verb: "crash", Node: 7}}}
+	})
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"by":"user"`) })
+	place := fmt.Sprintf(`"before":%d`, before)
+	if i < 0 || !strings.Contains(lines[i], place) || !strings.Contains(lines[i-1], fmt.Sprintf(`"t":%d,`, at.Microseconds())) || !strings.Contains(lines[i+1], fmt.Sprintf(`"t":%d,`, at.Microseconds())) {
+		t.Fatalf("the user action's line (%d) is not inside its instant with %s", i, place)
+	}
+	if v := verify(t, write(t, dir, "hw.jsonl", lines, 0), false); !v.OK {
+		t.Fatalf("the recording with an action inside an instant: %+v", v)
+	}
+	for name, to := range map[string]string{"moved": fmt.Sprintf(`,"before":%d`, before+1), "dropped": ""} {
+		// Without its place the action goes before the whole instant, whose first
+		// line then differs; one event later, its own line does.
+		if v := verify(t, write(t, dir, name+".jsonl", edit(t, lines, i, ","+place, to), 0), false); v.OK || v.Line > i+1 || v.Line < 2 {
+			t.Errorf("the action's place %s: verdict %+v, expected a difference at line %d or before, inside its instant", name, v, i+1)
+		}
+	}
+
+	// Version 5: the same file without the action, header and hash as version 5
+	// wrote them.
+	old := recordAdjusted(t, Source{File: scn}, 0, filepath.Join(dir, "v6.jsonl"), nil)
+	old = edit(t, old, 0, fmt.Sprintf(`"version":%d`, trace.Version), `"version":5`)
+	h := trace.NewHasher()
+	h.Header([]byte(old[0]))
+	for _, l := range old[1 : len(old)-1] {
+		h.AddLine([]byte(l))
+	}
+	end := len(old) - 1
+	old[end] = regexp.MustCompile(`"hash":"[0-9a-f]+"`).ReplaceAllString(old[end], `"hash":"`+h.Sum()+`"`)
+	if v := verify(t, write(t, dir, "v5.jsonl", old, 0), false); !v.OK {
+		t.Fatalf("a version 5 recording: %+v", v)
 	}
 }

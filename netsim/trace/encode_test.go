@@ -53,7 +53,7 @@ func genEvent(t *rapid.T) *Event {
 		Dup: rapid.Bool().Draw(t, "dup"), Local: rapid.Bool().Draw(t, "local"),
 		Reason: genString(t, "reason"), Name: genString(t, "name"), Value: genString(t, "value"),
 		Inc: rapid.Int64Range(-2, 3).Draw(t, "inc"), Kind: genString(t, "kind"), Text: genString(t, "text"),
-		By: genString(t, "by"), Ref: rapid.Uint64Range(0, 3).Draw(t, "ref"),
+		By: genString(t, "by"), Before: rapid.Uint64Range(0, 3).Draw(t, "before"), Ref: rapid.Uint64Range(0, 3).Draw(t, "ref"),
 	}
 	if rapid.Bool().Draw(t, "has-msg") {
 		e.Msg = &node.Message{Type: genString(t, "type"), ID: genID(t, "mid-id"), Term: rapid.Int64Range(-1, 2).Draw(t, "term"),

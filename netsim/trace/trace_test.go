@@ -163,6 +163,7 @@ func TestHostileLines(t *testing.T) {
 		{"end unknown field", ev(end, `"reason"`, `"x":1,"reason"`), "t.jsonl:12: bad end record"},
 		{"end hash", ev(end, `"hash":"`, `"hash":"0`), "t.jsonl:12: end record field hash"},
 		{"event edited under the hash", ev(4, `"mid":4`, `"mid":5`), "t.jsonl:12: end record field hash"},
+		{"place on a send", ev(2, `"mid":2`, `"mid":2,"before":3`), `t.jsonl:3: found "before" on a send event, expected it only on a user action`},
 		{"cleared without ref", ev(2, `"ev":"send"`, `"ev":"alert-cleared"`), `t.jsonl:3: found a alert-cleared event without "ref" naming an earlier line`},
 	} {
 		_, err := ReadBytes([]byte(tc.in), "t.jsonl", resolve)
