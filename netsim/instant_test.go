@@ -28,14 +28,20 @@ func instantConfig(rt *rapid.T) Config {
 	cfg.Seed = rapid.Uint64().Draw(rt, "seed")
 	cfg.Net = genNet(rt)
 	cfg.Until = time.Duration(rapid.IntRange(50, 600).Draw(rt, "until")) * time.Millisecond
-	for i := rapid.IntRange(0, 3).Draw(rt, "steps"); i > 0; i-- {
-		id := cfg.IDs[rapid.IntRange(0, n-1).Draw(rt, "node")]
-		at := time.Duration(rapid.IntRange(0, 600).Draw(rt, "at")) * time.Millisecond
-		verb := rapid.SampledFrom([]string{"crash", "recover", "isolate", "heal", "gst"}).Draw(rt, "verb")
-		cfg.Script = append(cfg.Script, Timed{At: at, Action: Action{Verb: verb, Node: id}})
-	}
-	sortTimed(cfg.Script)
+	cfg.Script = randomScript(rt, cfg.IDs, 3, 600)
 	return cfg
+}
+
+// runStopping runs w to until, calling stopped each time the run returns inside an
+// instant.
+func runStopping(w *World, until time.Duration, stopped func()) {
+	for {
+		w.RunUntil(until)
+		if _, before := w.Position(); before == 0 {
+			return
+		}
+		stopped()
+	}
 }
 
 // interrupted is a world whose windows stop inside instants after a random amount
@@ -76,13 +82,7 @@ func TestStopsInsideInstantsKeepTrace(t *testing.T) {
 		h := trace.NewHasher()
 		w := interrupted(rt, cfg, h)
 		defer w.Close()
-		for {
-			w.RunUntil(cfg.Until)
-			if _, before := w.Position(); before == 0 {
-				break
-			}
-			stops++
-		}
+		runStopping(w, cfg.Until, func() { stops++ })
 		w.Finish()
 		if got, n := h.Sum(), h.Count(); got != want || n != wantN {
 			rt.Fatalf("a run stopped inside instants gave %d events (%s), without stops %d (%s)", n, got, wantN, want)
@@ -105,17 +105,12 @@ func TestActionsInsideInstantsReplay(t *testing.T) {
 		h := trace.NewHasher()
 		w := interrupted(rt, cfg, h)
 		defer w.Close()
-		for {
-			w.RunUntil(cfg.Until)
-			_, before := w.Position()
-			if before == 0 {
-				break
-			}
+		runStopping(w, cfg.Until, func() {
 			for i := rapid.IntRange(0, 2).Draw(rt, "actions here"); i > 0; i-- {
 				w.Do(randomAction(rt, cfg.IDs))
 				inside++
 			}
-		}
+		})
 		w.Finish()
 		want, wantN := h.Sum(), h.Count()
 		users := append([]Timed(nil), w.UserActions()...)

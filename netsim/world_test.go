@@ -32,6 +32,20 @@ func hashRunWith(t interface{ Fatal(...any) }, cfg Config, look func(*World)) (s
 	return h.Sum(), h.Count()
 }
 
+// randomScript is up to most crashes, revivals, isolations, heals and GSTs of random
+// nodes at random whole ms up to horizon, in time order.
+func randomScript(rt *rapid.T, ids []node.ID, most, horizon int) []Timed {
+	var script []Timed
+	for i := rapid.IntRange(0, most).Draw(rt, "steps"); i > 0; i-- {
+		id := ids[rapid.IntRange(0, len(ids)-1).Draw(rt, "node")]
+		at := time.Duration(rapid.IntRange(0, horizon).Draw(rt, "at")) * time.Millisecond
+		verb := rapid.SampledFrom([]string{"crash", "recover", "isolate", "heal", "gst"}).Draw(rt, "verb")
+		script = append(script, Timed{At: at, Action: Action{Verb: verb, Node: id}})
+	}
+	sortTimed(script)
+	return script
+}
+
 // TestWindowsEqualOneAtATime proves the windowed, parallel dispatch gives exactly the
 // trace of handling one event at a time, over random networks and fault scripts,
 // whether the world handles small windows itself or hands everything out (to the
@@ -42,13 +56,7 @@ func TestWindowsEqualOneAtATime(t *testing.T) {
 		cfg := pingConfig(n, rapid.Uint64().Draw(rt, "seed"))
 		cfg.Net = genNet(rt)
 		cfg.Until = time.Duration(rapid.IntRange(100, 1500).Draw(rt, "until")) * time.Millisecond
-		for i := rapid.IntRange(0, 4).Draw(rt, "steps"); i > 0; i-- {
-			id := cfg.IDs[rapid.IntRange(0, n-1).Draw(rt, "node")]
-			at := time.Duration(rapid.IntRange(0, 1500).Draw(rt, "at")) * time.Millisecond
-			verb := rapid.SampledFrom([]string{"crash", "recover", "isolate", "heal", "gst"}).Draw(rt, "verb")
-			cfg.Script = append(cfg.Script, Timed{At: at, Action: Action{Verb: verb, Node: id}})
-		}
-		sortTimed(cfg.Script)
+		cfg.Script = randomScript(rt, cfg.IDs, 4, 1500)
 		windowed, n1 := hashRun(rt, cfg)
 		cfg.HandOut = true
 		handedOut, n3 := hashRun(rt, cfg)
