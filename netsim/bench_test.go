@@ -100,6 +100,18 @@ func BenchmarkWorldMesh1000(b *testing.B) {
 			heartbeatRate(b, w, 1000, 150*time.Millisecond)
 		})
 	}
+	// As the dashboard runs it: with an interrupt, so its windows stop inside the
+	// heartbeat waves (the interrupt never fires here).
+	b.Run("P2-dashboard", func(b *testing.B) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+		w, err := netsim.New(heartbeatConfig(b, 1000), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer w.Close()
+		w.SetInterrupt(func() bool { return false })
+		heartbeatRate(b, w, 1000, 150*time.Millisecond)
+	})
 }
 
 // BenchmarkWorld1000Nodes reports the heap used per process of a 1,000-node

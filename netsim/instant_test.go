@@ -2,6 +2,7 @@ package netsim
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,16 +33,22 @@ func instantConfig(rt *rapid.T) Config {
 	return cfg
 }
 
-// runStopping runs w to until, calling stopped each time the run returns inside an
-// instant.
+// runStopping runs w to until, calling stopped each time the run returns before
+// it, inside an instant or between two.
 func runStopping(w *World, until time.Duration, stopped func()) {
 	for {
 		w.RunUntil(until)
-		if _, before := w.Position(); before == 0 {
+		if _, before := w.Position(); before == 0 && w.Now() >= until {
 			return
 		}
 		stopped()
 	}
+}
+
+// insideInstant reports whether w stands inside an instant.
+func insideInstant(w *World) bool {
+	_, before := w.Position()
+	return before > 0
 }
 
 // interrupted is a world whose windows stop inside instants after a random amount
@@ -82,7 +89,11 @@ func TestStopsInsideInstantsKeepTrace(t *testing.T) {
 		h := trace.NewHasher()
 		w := interrupted(rt, cfg, h)
 		defer w.Close()
-		runStopping(w, cfg.Until, func() { stops++ })
+		runStopping(w, cfg.Until, func() {
+			if insideInstant(w) {
+				stops++
+			}
+		})
 		w.Finish()
 		if got, n := h.Sum(), h.Count(); got != want || n != wantN {
 			rt.Fatalf("a run stopped inside instants gave %d events (%s), without stops %d (%s)", n, got, wantN, want)
@@ -108,7 +119,9 @@ func TestActionsInsideInstantsReplay(t *testing.T) {
 		runStopping(w, cfg.Until, func() {
 			for i := rapid.IntRange(0, 2).Draw(rt, "actions here"); i > 0; i-- {
 				w.Do(randomAction(rt, cfg.IDs))
-				inside++
+				if insideInstant(w) {
+					inside++
+				}
 			}
 		})
 		w.Finish()
@@ -208,5 +221,60 @@ func TestCheckWaitsForItsPlace(t *testing.T) {
 	}
 	if _, ok := m.due(0, 0, false, at, at, false, nil); !ok {
 		t.Fatal("without a stop, the check numbered 9 of the window's instant is not due")
+	}
+}
+
+// TestDenseInstantStopsEarly: pingers that all tick at one instant, each tick a
+// broadcast, and a quiet timer (echo) 1 ms after. With an interrupt, a window of a
+// tick instant takes a couple of ticks and stops, at the first wave (whose cost is
+// not known yet) as at the later ones, which come after windows of quiet timers
+// only: the stops come from what each process's own timer made last time, not
+// from an average over timers.
+func TestDenseInstantStopsEarly(t *testing.T) {
+	const n = 20
+	cfg := pingConfig(n, 1)
+	cfg.Until = 45 * time.Millisecond
+	sink := &collect{}
+	w, err := New(cfg, sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.RunUntil(5 * time.Millisecond) // the starts
+	w.SetInterrupt(func() bool { return true })
+	w.cutWork = 2 * (n + 1)
+	var stops []string
+	from := len(sink.evs)
+	runStopping(w, cfg.Until, func() {
+		if !insideInstant(w) {
+			return
+		}
+		at, _ := w.Position()
+		ticks := 0
+		for _, e := range sink.evs[from:] {
+			if e.Ev == trace.TimerEv && e.Name == "tick" && e.T == node.Micros(at) {
+				ticks++
+			}
+		}
+		from = len(sink.evs)
+		if ms := at / time.Millisecond; at%(10*time.Millisecond) == 0 {
+			stops = append(stops, fmt.Sprintf("%dms:%d", ms, min(ticks, 9)))
+		} else {
+			stops = append(stops, fmt.Sprintf("%dms", ms))
+		}
+	})
+	// Two or three ticks a window: 10, 9, 9 ticks stopped after at 10 ms (counted
+	// since the last stop, the first window's share included), and so on.
+	got := strings.Join(stops, " ")
+	for _, wave := range []string{"10ms", "20ms", "30ms", "40ms"} {
+		if !strings.Contains(got, wave+":") || strings.Contains(got, wave+":9") {
+			t.Fatalf("stops %s: expected stops every 1 to 3 ticks at %s", got, wave)
+		}
+	}
+	// The first echoes, not known yet, stop every other one; later ones are known
+	// to send nothing, and a window stops among them only where the deliveries
+	// before them in it have made enough.
+	if strings.Count(got, "11ms") < 5 || strings.Count(got, "21ms") > 2 || strings.Count(got, "31ms") > 2 || strings.Count(got, "41ms") > 2 {
+		t.Fatalf("stops %s: expected the echoes at 11 ms to stop every other one, and those after at most twice", got)
 	}
 }

@@ -32,6 +32,9 @@ type proc struct {
 	pos    int     // merge cursor into batch.Out
 	item   int32   // merge cursor into batch.Items, when merging in pop order
 	timers []int32 // queued timer firing by timer id: its timer-queue slot + 1, or 0
+	// With an interrupt set: what the process's last step of a kind made, its
+	// outcome and the messages it sent, by kind (see fanOf); 0 not known yet.
+	fan []int
 
 	isolated bool
 	group    int
@@ -101,15 +104,9 @@ type World struct {
 	// Whether the run has handled something at its instant, now: then whatever of
 	// the instant is still queued comes after where it stands (see Position).
 	inside bool
-	// The live dashboard's (see SetInterrupt), and what it needs: what an event
-	// taken from the queues made, on average, in the last window that took one of
-	// its kind (0: timer firings, 1: the rest), counting its own outcome and the
-	// messages it sent; and the sums for the window under way.
+	// The live dashboard's (see SetInterrupt).
 	interrupt func() bool
 	cutWork   int // cutWork, but for tests
-	fan       [2]int
-	fanSum    [2]int
-	fanPops   [2]int
 }
 
 type scheduled struct {
@@ -565,7 +562,17 @@ func (w *World) RunTo(t time.Duration, before uint64) {
 		if end > t {
 			end = t
 		}
-		if w.window(te, end, w.cfg.Sequential, lim) && w.interrupt != nil && w.interrupt() {
+		until, inside := w.window(te, end, w.cfg.Sequential, lim)
+		if w.interrupt != nil && w.interrupt() {
+			// Where the run stands, inside an instant, or between instants
+			// with everything before until handled: as RunUntil(until) leaves
+			// it, what is scheduled at until done.
+			if !inside && until > w.now {
+				w.now, w.inside = until, false
+				for w.schedDue(hkey{at: until}) {
+					w.runScheduled()
+				}
+			}
 			return
 		}
 	}
@@ -574,10 +581,11 @@ func (w *World) RunTo(t time.Duration, before uint64) {
 	}
 }
 
-// SetInterrupt makes RunTo, and RunUntil, stop inside an instant when an instant
-// is big (a thousand processes that broadcast at once make a million messages)
-// and interrupt returns true: the live dashboard's, so that a key need not wait for
-// the whole instant. Where the windows stop never changes the trace; a user action
+// SetInterrupt makes RunTo, and RunUntil, return after the window under way when
+// interrupt returns true, with windows that stop inside an instant when the
+// instant is big (a thousand processes that broadcast at once make a million
+// messages): the live dashboard's, so that a key need not wait for the whole
+// instant, or for a step of many windows. Where the windows stop never changes the trace; a user action
 // taken there is recorded with its place (Position), and replayed at it.
 func (w *World) SetInterrupt(interrupt func() bool) {
 	w.interrupt, w.cutWork = interrupt, cutWork
@@ -714,14 +722,18 @@ func (w *World) UserActions() []Timed { return w.actions }
 // outcomes.
 //
 // A window may stop inside an instant: before lim, the place of a user action
-// replayed there, or, with an interrupt set, once the events taken are expected to
-// make cutWork. Its end is then that instant, so that the processes handle nothing
-// of it themselves (node.Batch.End), and only the monitor checks before the cut
-// run; the events of the instant made in the window come after the cut, as their
-// numbers do. So the trace is the same wherever windows stop.
+// replayed there, or, with an interrupt set, once the events it took of one instant
+// are expected to make cutWork (and it ends between instants at four times that
+// in all, which leaves room for the processes to run in parallel: see
+// inlineBelow). Its end is
+// then that instant, so that the processes handle nothing of it themselves
+// (node.Batch.End), and only the monitor checks before the cut run; the events of
+// the instant made in the window come after the cut, as their numbers do. So the
+// trace is the same wherever windows stop.
 //
-// It reports whether it stopped inside an instant.
-func (w *World) window(t0, end time.Duration, single bool, lim hkey) (stopped bool) {
+// It returns its end, before which everything is handled (if it did not stop
+// inside an instant, and end > t0), and whether it stopped inside an instant.
+func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time.Duration, stopped bool) {
 	if t0 > w.now {
 		w.now = t0
 	}
@@ -730,13 +742,18 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (stopped bo
 	w.drops = w.drops[:0]
 	w.order = w.order[:0]
 	active := w.active[:0]
-	popped, last, work := 0, t0, 0
+	// work: what the events taken are expected to make; here: of that, what those
+	// of the instant last make.
+	popped, last, work, here := 0, t0, 0, 0
 	for {
 		h := w.headKey()
 		if h == nil || !(h.at < end || h.at == t0) {
 			break
 		}
-		if !h.before(&lim) || w.interrupt != nil && work >= w.cutWork && h.at == last {
+		if h.at > last {
+			here = 0
+		}
+		if !h.before(&lim) || w.interrupt != nil && (here >= w.cutWork && h.at == last || work >= 4*w.cutWork) {
 			if popped > 0 && h.at == last {
 				k := *h
 				cut = &k
@@ -755,8 +772,6 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (stopped bo
 		var p *proc
 		var it node.Item
 		if w.tq.len() > 0 && h == w.tq.headKey() {
-			work += 1 + w.fan[0]
-			w.fanPops[0]++
 			at, seq, t, slot := w.tq.pop()
 			w.forgetTimer(&t, slot)
 			if p = w.procs[t.proc]; p.up && p.inc == t.inc {
@@ -765,12 +780,17 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (stopped bo
 				p = nil
 			}
 		} else {
-			work += 1 + w.fan[1]
-			w.fanPops[1]++
 			e := w.q.pop()
 			if p = w.classify(&e); p != nil {
 				it = w.item(&e)
 			}
+		}
+		switch {
+		case p == nil:
+			work, here = work+1, here+1
+		case w.interrupt != nil:
+			k := w.expected(p, &it)
+			work, here = work+k, here+k
 		}
 		if p != nil {
 			if len(p.batch.Items) == 0 {
@@ -788,7 +808,7 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (stopped bo
 	}
 	w.dispatch(active, end)
 	if w.overflowed(active) {
-		return false
+		return end, false
 	}
 	w.merging, w.pushed = true, 0
 	w.merge(active, t0, end, single, cut)
@@ -803,26 +823,50 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (stopped bo
 		w.now = max(w.now, cut.at)
 	}
 	w.inside = true
-	for k := range w.fan {
-		if w.fanPops[k] > 0 {
-			w.fan[k] = w.fanSum[k] / w.fanPops[k]
-		}
-		w.fanSum[k], w.fanPops[k] = 0, 0
-	}
-	return cut != nil
+	return end, cut != nil
 }
 
 // endOfTime is a place after every other.
 var endOfTime = hkey{at: math.MaxInt64, seq: math.MaxUint64}
 
+// expected is what the process's step of it is expected to make, its outcome and
+// the messages it sends: what its last step of that kind made, or, the first time,
+// a broadcast's worth, so that a window stops early rather than late. (By kind, and
+// by process: a heartbeat detector's heartbeat timer broadcasts, its check timer
+// sends nothing.)
+func (w *World) expected(p *proc, it *node.Item) int {
+	if f := *p.fanOf(it); f > 0 {
+		return f
+	}
+	return 1 + len(w.procs)
+}
+
+// fanOf is where the process keeps what its last step of it made: one place for
+// each timer (by id), one for everything else.
+func (p *proc) fanOf(it *node.Item) *int {
+	k := 0
+	if it.Ev.Kind == node.Timer {
+		k = 1 + int(it.Timer)
+	}
+	for k >= len(p.fan) {
+		p.fan = append(p.fan, 0)
+	}
+	return &p.fan[k]
+}
+
 // windowCap is how many events a window takes at most (more at one instant).
 const windowCap = 1 << 16
 
 // cutWork is how much a window of a world with an interrupt is expected to make,
-// in outcomes and messages sent, before it stops inside an instant: about 15 ms of
-// merging on this lab's reference machine, so that a key waits that long at most
-// where an instant holds a million messages.
-const cutWork = 1 << 15
+// in outcomes and messages sent, of one instant before it stops inside it: about
+// 50 ms of merging on this lab's reference machine, which a key waits at most
+// where an instant holds a million messages. Smaller windows cost the world its
+// speed: the inserter only takes a merge's messages after handOverAfter of them.
+// The 1,000-node mesh as the dashboard runs it (BenchmarkWorldMesh1000/
+// P2-dashboard) did 0.78–0.86 of the headless rate with 1 << 15, 0.90–0.92 with
+// 1 << 16, and 0.91–1.01 with this; its key to screen (BenchmarkKeyToScreen1000)
+// was 4–5 ms with 1 << 15 and 30–35 ms with this.
+const cutWork = 1 << 17
 
 // inlineBelow is the window size, in events, under which the world handles a window
 // itself. Handing a batch to a process's goroutine wakes it on another core, and
@@ -994,11 +1038,7 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool, cut *h
 		mid := w.mid
 		w.outcome(best, o)
 		if w.interrupt != nil {
-			k := 1
-			if best.batch.ItemOf(o).Ev.Kind == node.Timer {
-				k = 0
-			}
-			w.fanSum[k] += 1 + int(w.mid-mid)
+			*best.fanOf(best.batch.ItemOf(o)) = 1 + int(w.mid-mid)
 		}
 		switch {
 		case inOrder:

@@ -148,8 +148,7 @@ func TestLiveActionInsideInstant(t *testing.T) {
 	// In the loop's own goroutine, which owns the world, with a command waiting.
 	l.run(func() {
 		l.cmds <- func() { l.w.Do(netsim.Action{Verb: "crash", Node: 7}) }
-		l.w.RunUntil(cfg.Until)
-		at, before = l.w.Position()
+		at, before = stopInside(l.w, cfg.Until)
 		(<-l.cmds)()
 	})
 	if before == 0 {
