@@ -515,12 +515,15 @@ func (w *World) schedDue(limit hkey) bool {
 	if w.next >= len(w.sched) {
 		return false
 	}
-	sk := w.sched[w.next].key()
-	if limit.before(&sk) {
-		return false
-	}
 	k, ok := w.nextKey()
-	return !ok || !k.before(&sk)
+	return w.schedBefore(&limit, &k, ok)
+}
+
+// schedBefore is schedDue with the next event or check's key k (ok: there is
+// one), for a caller that knows an entry is scheduled.
+func (w *World) schedBefore(limit, k *hkey, ok bool) bool {
+	s := &w.sched[w.next]
+	return !earlier(limit.at, limit.seq, s.at, s.before) && (!ok || !earlier(k.at, k.seq, s.at, s.before))
 }
 
 // RunUntil runs every scheduled action and expectation up to and including t and
@@ -537,11 +540,11 @@ func (w *World) RunTo(t time.Duration, before uint64) {
 	t = t.Truncate(time.Microsecond)
 	stop := hkey{at: t, seq: before}
 	for !w.closed && w.err == nil && !w.halted.Load() {
-		if w.schedDue(stop) {
+		k, ok := w.nextKey()
+		if w.next < len(w.sched) && w.schedBefore(&stop, &k, ok) {
 			w.runScheduled()
 			continue
 		}
-		k, ok := w.nextKey()
 		if !ok || !k.before(&stop) {
 			break
 		}
@@ -745,21 +748,26 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 	// work: what the events taken are expected to make; here: of that, what those
 	// of the instant last make.
 	popped, last, work, here := 0, t0, 0, 0
+	// Whether the window may stop before its end: else (a headless run, a place
+	// of 0) the loop below spends nothing on it. Events before end are before lim.
+	bounded := lim.seq > 0 || w.interrupt != nil
 	for {
 		h := w.headKey()
 		if h == nil || !(h.at < end || h.at == t0) {
 			break
 		}
-		if h.at > last {
-			here = 0
-		}
-		if !h.before(&lim) || w.interrupt != nil && (here >= w.cutWork && h.at == last || work >= 4*w.cutWork) {
-			if popped > 0 && h.at == last {
-				k := *h
-				cut = &k
+		if bounded {
+			if h.at > last {
+				here = 0
 			}
-			end = h.at
-			break
+			if !h.before(&lim) || w.interrupt != nil && (here >= w.cutWork && h.at == last || work >= 4*w.cutWork) {
+				if popped > 0 && h.at == last {
+					k := *h
+					cut = &k
+				}
+				end = h.at
+				break
+			}
 		}
 		if popped >= windowCap && h.at > last {
 			// A smaller window, as if the lookahead were shorter: everything
@@ -785,11 +793,11 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 				it = w.item(&e)
 			}
 		}
-		switch {
-		case p == nil:
-			work, here = work+1, here+1
-		case w.interrupt != nil:
-			k := w.expected(p, &it)
+		if w.interrupt != nil {
+			k := 1
+			if p != nil {
+				k = w.expected(p, &it)
+			}
 			work, here = work+k, here+k
 		}
 		if p != nil {
@@ -814,6 +822,9 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 	w.merge(active, t0, end, single, cut)
 	w.merging = false
 	w.finishInserter()
+	if w.interrupt != nil {
+		w.learn(active)
+	}
 	for _, p := range active {
 		p.batch.Shrink()
 	}
@@ -839,6 +850,26 @@ func (w *World) expected(p *proc, it *node.Item) int {
 		return f
 	}
 	return 1 + len(w.procs)
+}
+
+// learn notes what each step of the window made, for expected: its outcome and
+// the messages it sent.
+func (w *World) learn(active []*proc) {
+	for _, p := range active {
+		for i := range p.batch.Out {
+			o := &p.batch.Out[i]
+			made := 1
+			for _, e := range p.batch.Effects[o.EffLo:o.EffHi] {
+				switch {
+				case e.Kind == node.EffBroadcast:
+					made += len(w.procs) - 1
+				case e.Kind == node.EffSend && !e.Local && e.To != p.id:
+					made++
+				}
+			}
+			*p.fanOf(p.batch.ItemOf(o)) = made
+		}
+	}
 }
 
 // fanOf is where the process keeps what its last step of it made: one place for
@@ -1035,11 +1066,7 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool, cut *h
 		}
 		o := &best.batch.Out[best.pos]
 		best.pos++
-		mid := w.mid
 		w.outcome(best, o)
-		if w.interrupt != nil {
-			*best.fanOf(best.batch.ItemOf(o)) = 1 + int(w.mid-mid)
-		}
 		switch {
 		case inOrder:
 			best.item++
