@@ -725,14 +725,13 @@ func (w *World) UserActions() []Timed { return w.actions }
 // outcomes.
 //
 // A window may stop inside an instant: before lim, the place of a user action
-// replayed there, or, with an interrupt set, once the events it took of one instant
-// are expected to make cutWork (and it ends between instants at four times that
-// in all, which leaves room for the processes to run in parallel: see
-// inlineBelow). Its end is
-// then that instant, so that the processes handle nothing of it themselves
-// (node.Batch.End), and only the monitor checks before the cut run; the events of
-// the instant made in the window come after the cut, as their numbers do. So the
-// trace is the same wherever windows stop.
+// replayed there, or, with an interrupt set, once the events it took of one
+// instant are expected to make cutWork (and it ends between instants at four times
+// that in all, which leaves room for the processes to run in parallel: see
+// inlineBelow). Its end is then that instant, so that the processes handle nothing
+// of it themselves (node.Batch.End), and only the monitor checks before the cut
+// run; the events of the instant made in the window come after the cut, as their
+// numbers do. So the trace is the same wherever windows stop.
 //
 // It returns its end, before which everything is handled (if it did not stop
 // inside an instant, and end > t0), and whether it stopped inside an instant.
@@ -895,8 +894,8 @@ const windowCap = 1 << 16
 // speed: the inserter only takes a merge's messages after handOverAfter of them.
 // The 1,000-node mesh as the dashboard runs it (BenchmarkWorldMesh1000/
 // P2-dashboard) did 0.78–0.86 of the headless rate with 1 << 15, 0.90–0.92 with
-// 1 << 16, and 0.91–1.01 with this; its key to screen (BenchmarkKeyToScreen1000)
-// was 4–5 ms with 1 << 15 and 30–35 ms with this.
+// 1 << 16, and 0.89–1.11 with this; its key to screen (BenchmarkKeyToScreen1000)
+// was 4–5 ms with 1 << 15 and 15–35 ms with this.
 const cutWork = 1 << 17
 
 // inlineBelow is the window size, in events, under which the world handles a window
