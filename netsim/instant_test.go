@@ -278,3 +278,28 @@ func TestDenseInstantStopsEarly(t *testing.T) {
 		t.Fatalf("stops %s: expected the echoes at 11 ms to stop every other one, and those after at most twice", got)
 	}
 }
+
+// TestRunWholeIgnoresInterrupt: the dashboard's step key and the end of a
+// recording run to their time whatever the interrupt says.
+func TestRunWholeIgnoresInterrupt(t *testing.T) {
+	cfg := pingConfig(20, 1)
+	w, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetInterrupt(func() bool { return true })
+	w.cutWork = 3
+	w.RunUntil(50 * time.Millisecond)
+	if w.Now() >= 50*time.Millisecond {
+		t.Fatalf("with an interrupt that always fires, RunUntil ran to %v", w.Now())
+	}
+	w.RunWhole(50 * time.Millisecond)
+	if at, before := w.Position(); at != 50*time.Millisecond || before != 0 {
+		t.Fatalf("RunWhole stopped at (%v, %d), expected 50ms", at, before)
+	}
+	w.RunUntil(60 * time.Millisecond)
+	if w.Now() >= 60*time.Millisecond {
+		t.Fatal("after RunWhole, the interrupt no longer fires")
+	}
+}

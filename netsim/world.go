@@ -598,12 +598,17 @@ func (w *World) SetInterrupt(interrupt func() bool) {
 // Position), whatever the interrupt says, and sets the clock past it: a recording
 // ends between instants, where a re-run to its end stops too.
 func (w *World) FinishInstant() {
-	if _, before := w.Position(); before == 0 {
-		return
+	if _, before := w.Position(); before != 0 {
+		w.RunWhole(w.now + time.Microsecond)
 	}
+}
+
+// RunWhole is RunUntil(t) whatever the interrupt says: for the dashboard's step
+// key, which handles the next instant whole.
+func (w *World) RunWhole(t time.Duration) {
 	in := w.interrupt
 	w.interrupt = nil
-	w.RunUntil(w.now + time.Microsecond)
+	w.RunUntil(t)
 	w.interrupt = in
 }
 

@@ -360,7 +360,7 @@ func (l *Live) Paused() bool {
 func (l *Live) Step() {
 	l.run(func() {
 		if t, ok := l.w.NextTime(); ok {
-			l.w.RunUntil(t + time.Microsecond)
+			l.w.RunWhole(t + time.Microsecond)
 		}
 	})
 }
