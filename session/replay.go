@@ -12,9 +12,15 @@ import (
 	"github.com/clusterlab/clusterlab/node"
 )
 
-// checkpointEvery is how many events lie between two kept states: seeking folds at
-// most this many events from the nearest one.
-const checkpointEvery = 4096
+// checkpointEvery is how many events lie between two kept states, at least:
+// seeking folds at most that many events from the nearest one. A long recording
+// keeps at most maxCheckpoints states, further apart: a state of a 400-node mesh
+// is megabytes, and a 730 MB recording of one (6.5 million events) kept 1,600 of
+// them, 2.9 GB in all.
+const (
+	checkpointEvery = 4096
+	maxCheckpoints  = 64
+)
 
 // Replay plays a recording back for the dashboard: no world runs, the events are
 // folded into snapshots. It keeps the raw lines and a folded state every
@@ -23,10 +29,11 @@ type Replay struct {
 	Header trace.Header
 	Name   string
 
-	lines [][]byte // raw event lines
-	times []int64  // each line's virtual time, µs
-	marks []int    // indices of markers, faults, alerts and leader changes
+	lines lineStore // raw event lines
+	times []int64   // each line's virtual time, µs
+	marks []int     // indices of markers, faults, alerts and leader changes
 	cps   []*trace.State
+	every int // events between two of cps
 	// Truncated is set when the file's last line was cut short; Complete when the
 	// file ends with its end record.
 	Truncated, Complete bool
@@ -62,19 +69,31 @@ func OpenReplay(path string) (*Replay, error) {
 	defer tf.Close()
 	r.Header = tf.Header
 	if err := tf.Each(func(e *trace.Event) error {
-		r.lines = append(r.lines, append([]byte(nil), tf.Raw()...))
+		r.lines.add(tf.Raw())
 		r.times = append(r.times, e.T)
 		return nil
 	}); err != nil {
 		return nil, err
 	}
 	r.Truncated, r.Complete = tf.Truncated, tf.End != nil
+	r.index(max(checkpointEvery, (r.lines.len()+maxCheckpoints-1)/maxCheckpoints))
+	r.state = r.cps[0].Clone()
+	r.publish()
+	go r.loop()
+	go r.rerun()
+	return r, nil
+}
+
+// index folds every event once, keeping a state every events (as cps) and the
+// marks.
+func (r *Replay) index(every int) {
+	r.every, r.cps, r.marks = every, nil, nil
 	st := trace.NewState(r.Header)
 	r.cps = append(r.cps, st.Clone())
 	leaders := map[node.ID]node.ID{} // each node's believed leader, to find changes; looked up only
-	for i, line := range r.lines {
+	for i := range r.lines.len() {
 		var e trace.Event
-		json.Unmarshal(line, &e) // checked above
+		json.Unmarshal(r.lines.line(i), &e) // checked above
 		switch e.Ev {
 		case trace.Marker, trace.Alert, trace.Crash, trace.Recover, trace.Partition, trace.Heal, trace.GST, trace.Isolate, trace.Cut:
 			r.marks = append(r.marks, i)
@@ -85,15 +104,10 @@ func OpenReplay(path string) (*Replay, error) {
 			leaders[e.Node] = e.Status.Leader
 		}
 		st.Apply(&e)
-		if (i+1)%checkpointEvery == 0 {
+		if (i+1)%r.every == 0 {
 			r.cps = append(r.cps, st.Clone())
 		}
 	}
-	r.state = r.cps[0].Clone()
-	r.publish()
-	go r.loop()
-	go r.rerun()
-	return r, nil
 }
 
 // rerun finds the timers for the timeout bars by re-running the recording, beside
@@ -101,7 +115,7 @@ func OpenReplay(path string) (*Replay, error) {
 // recording leaves the bars out and says why in Note.
 func (r *Replay) rerun() {
 	defer close(r.timersRan)
-	t, err := RerunTimers(r.Name, r.Header, len(r.lines), func(i int) []byte { return r.lines[i] }, r.done)
+	t, err := RerunTimers(r.Name, r.Header, r.lines.len(), r.lines.line, r.done)
 	select {
 	case <-r.done:
 		return
@@ -132,7 +146,7 @@ func (r *Replay) Note() string {
 }
 
 // Len is the number of events.
-func (r *Replay) Len() int { return len(r.lines) }
+func (r *Replay) Len() int { return r.lines.len() }
 
 // End is the virtual time of the last event, µs.
 func (r *Replay) End() int64 {
@@ -160,20 +174,20 @@ func (r *Replay) Pos() (int, int64) {
 
 // foldTo moves the state to exactly n events folded. Call with mu held.
 func (r *Replay) foldTo(n int) {
-	n = max(0, min(n, len(r.lines)))
-	if n < r.pos || n-r.pos > checkpointEvery {
-		c := n / checkpointEvery
+	n = max(0, min(n, r.lines.len()))
+	if n < r.pos || n-r.pos > r.every {
+		c := n / r.every
 		if c >= len(r.cps) {
 			c = len(r.cps) - 1
 		}
-		if c*checkpointEvery > r.pos || n < r.pos {
+		if c*r.every > r.pos || n < r.pos {
 			r.state = r.cps[c].Clone()
-			r.pos = c * checkpointEvery
+			r.pos = c * r.every
 		}
 	}
 	for ; r.pos < n; r.pos++ {
 		var e trace.Event
-		json.Unmarshal(r.lines[r.pos], &e) // checked when opened
+		json.Unmarshal(r.lines.line(r.pos), &e) // checked when opened
 		r.state.Apply(&e)
 	}
 	if n > 0 {
@@ -257,7 +271,7 @@ func (r *Replay) loop() {
 			el := now.Sub(last)
 			last = now
 			r.mu.Lock()
-			if r.paused || r.pos >= len(r.lines) {
+			if r.paused || r.pos >= r.lines.len() {
 				r.mu.Unlock()
 				continue
 			}

@@ -46,17 +46,24 @@ func TestReplaySeek(t *testing.T) {
 		t.Fatalf("only %d events: too few to cross checkpoints", r.Len())
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 12; i++ {
-		n := rng.IntN(r.Len() + 1)
-		r.StepEvents(n - func() int { p, _ := r.Pos(); return p }())
-		if p, _ := r.Pos(); p != n {
-			t.Fatalf("at %d, want %d", p, n)
-		}
-		got, want := r.Snapshot(), foldFresh(t, path, n)
-		r.timers.Load().Fill(want)
-		got.T, want.T = 0, 0
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("snapshot after seeking to event %d differs from a fresh fold", n)
+	// With states kept every checkpointEvery events, and further apart, as a long
+	// recording keeps them (maxCheckpoints).
+	for _, every := range []int{checkpointEvery, 3 * checkpointEvery / 2} {
+		r.mu.Lock()
+		r.index(every)
+		r.mu.Unlock()
+		for i := 0; i < 12; i++ {
+			n := rng.IntN(r.Len() + 1)
+			r.StepEvents(n - func() int { p, _ := r.Pos(); return p }())
+			if p, _ := r.Pos(); p != n {
+				t.Fatalf("every %d: at %d, want %d", every, p, n)
+			}
+			got, want := r.Snapshot(), foldFresh(t, path, n)
+			r.timers.Load().Fill(want)
+			got.T, want.T = 0, 0
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("every %d: snapshot after seeking to event %d differs from a fresh fold", every, n)
+			}
 		}
 	}
 	marks := r.Marks()
