@@ -14,9 +14,9 @@ import (
 
 // checkpointEvery is how many events lie between two kept states, at least:
 // seeking folds at most that many events from the nearest one. A long recording
-// keeps at most maxCheckpoints states, further apart: a state of a 400-node mesh
-// is megabytes, and a 730 MB recording of one (6.5 million events) kept 1,600 of
-// them, 2.9 GB in all.
+// keeps at most maxCheckpoints states, further apart (a power of two times
+// checkpointEvery): a state of a 400-node mesh is megabytes, and a 730 MB
+// recording of one (6.5 million events) kept 1,600 of them.
 const (
 	checkpointEvery = 4096
 	maxCheckpoints  = 64
@@ -57,9 +57,9 @@ type Replay struct {
 	timersRan chan struct{}
 }
 
-// OpenReplay reads and checks a recording (see openTrace), then folds it into
-// checkpoints, paused at the start. Nothing is folded before the whole file has
-// passed the reader's checks.
+// OpenReplay reads and checks a recording (see openTrace) and folds it into
+// checkpoints as it goes, paused at the start. Each event is folded once the
+// reader has checked it; a file that fails a check further on is refused whole.
 func OpenReplay(path string) (*Replay, error) {
 	r := &Replay{Name: path, paused: true, speed: 1, done: make(chan struct{}), exited: make(chan struct{}), timersRan: make(chan struct{})}
 	tf, err := openTrace(path)
@@ -68,7 +68,9 @@ func OpenReplay(path string) (*Replay, error) {
 	}
 	defer tf.Close()
 	r.Header = tf.Header
+	x := r.newIndexer(checkpointEvery)
 	if err := tf.Each(func(e *trace.Event) error {
+		x.add(r.lines.len(), e)
 		r.lines.add(tf.Raw())
 		r.times = append(r.times, e.T)
 		return nil
@@ -76,7 +78,6 @@ func OpenReplay(path string) (*Replay, error) {
 		return nil, err
 	}
 	r.Truncated, r.Complete = tf.Truncated, tf.End != nil
-	r.index(max(checkpointEvery, (r.lines.len()+maxCheckpoints-1)/maxCheckpoints))
 	r.state = r.cps[0].Clone()
 	r.publish()
 	go r.loop()
@@ -84,29 +85,61 @@ func OpenReplay(path string) (*Replay, error) {
 	return r, nil
 }
 
-// index folds every event once, keeping a state every events (as cps) and the
-// marks.
-func (r *Replay) index(every int) {
-	r.every, r.cps, r.marks = every, nil, nil
+// indexer folds a recording's events in order for its Replay: it notes the marks,
+// and keeps a state every r.every events (r.cps), at most maxCheckpoints + 1 of
+// them: past that, r.every doubles and every other state goes.
+type indexer struct {
+	r       *Replay
+	st      *trace.State
+	leaders map[node.ID]node.ID // each node's believed leader, to find changes; looked up only
+}
+
+// newIndexer starts the replay's marks and states again, a state every events.
+func (r *Replay) newIndexer(every int) *indexer {
+	r.every, r.marks = every, nil
 	st := trace.NewState(r.Header)
-	r.cps = append(r.cps, st.Clone())
-	leaders := map[node.ID]node.ID{} // each node's believed leader, to find changes; looked up only
+	r.cps = []*trace.State{st.Clone()}
+	return &indexer{r: r, st: st, leaders: map[node.ID]node.ID{}}
+}
+
+// add folds event i.
+func (x *indexer) add(i int, e *trace.Event) {
+	r := x.r
+	switch e.Ev {
+	case trace.Marker, trace.Alert, trace.Crash, trace.Recover, trace.Partition, trace.Heal, trace.GST, trace.Isolate, trace.Cut:
+		r.marks = append(r.marks, i)
+	case trace.StatusEv:
+		if old, ok := x.leaders[e.Node]; ok && old != e.Status.Leader && e.Status.Leader != node.None {
+			r.marks = append(r.marks, i)
+		}
+		x.leaders[e.Node] = e.Status.Leader
+	}
+	x.st.Apply(e)
+	if (i+1)%r.every != 0 {
+		return
+	}
+	r.cps = append(r.cps, x.st.Clone())
+	if len(r.cps) > maxCheckpoints+1 {
+		// cps[k] is the state after k·every events: the even ones are those
+		// after k/2·(2·every).
+		n := 0
+		for k := 0; k < len(r.cps); k += 2 {
+			r.cps[n] = r.cps[k]
+			n++
+		}
+		clear(r.cps[n:])
+		r.cps, r.every = r.cps[:n], 2*r.every
+	}
+}
+
+// index folds the events again, from the lines kept, starting with a state every
+// events.
+func (r *Replay) index(every int) {
+	x := r.newIndexer(every)
 	for i := range r.lines.len() {
 		var e trace.Event
-		json.Unmarshal(r.lines.line(i), &e) // checked above
-		switch e.Ev {
-		case trace.Marker, trace.Alert, trace.Crash, trace.Recover, trace.Partition, trace.Heal, trace.GST, trace.Isolate, trace.Cut:
-			r.marks = append(r.marks, i)
-		case trace.StatusEv:
-			if old, ok := leaders[e.Node]; ok && old != e.Status.Leader && e.Status.Leader != node.None {
-				r.marks = append(r.marks, i)
-			}
-			leaders[e.Node] = e.Status.Leader
-		}
-		st.Apply(&e)
-		if (i+1)%r.every == 0 {
-			r.cps = append(r.cps, st.Clone())
-		}
+		json.Unmarshal(r.lines.line(i), &e) // checked when opened
+		x.add(i, &e)
 	}
 }
 

@@ -48,21 +48,24 @@ func TestReplaySeek(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// With states kept every checkpointEvery events, and further apart, as a long
 	// recording keeps them (maxCheckpoints).
-	for _, every := range []int{checkpointEvery, 3 * checkpointEvery / 2} {
+	for _, every := range []int{checkpointEvery, 3 * checkpointEvery / 2, 64} {
 		r.mu.Lock()
 		r.index(every)
 		r.mu.Unlock()
+		if every == 64 && (r.every == 64 || len(r.cps) > maxCheckpoints+1) {
+			t.Fatalf("%d events a state every 64 kept %d states, every %d", r.Len(), len(r.cps), r.every)
+		}
 		for i := 0; i < 12; i++ {
 			n := rng.IntN(r.Len() + 1)
 			r.StepEvents(n - func() int { p, _ := r.Pos(); return p }())
 			if p, _ := r.Pos(); p != n {
-				t.Fatalf("every %d: at %d, want %d", every, p, n)
+				t.Fatalf("states every %d: at %d, want %d", r.every, p, n)
 			}
 			got, want := r.Snapshot(), foldFresh(t, path, n)
 			r.timers.Load().Fill(want)
 			got.T, want.T = 0, 0
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("every %d: snapshot after seeking to event %d differs from a fresh fold", every, n)
+				t.Fatalf("states every %d: snapshot after seeking to event %d differs from a fresh fold", r.every, n)
 			}
 		}
 	}
