@@ -721,3 +721,25 @@ func TestVerifyActionInsideInstant(t *testing.T) {
 		t.Fatalf("a version 5 recording: %+v", v)
 	}
 }
+
+// TestVerifyHostilePlace gives a user action a place no run has (after every
+// event of its instant, or before the instant's first), hash made again: verify
+// says the file is not its re-run, naming a line.
+func TestVerifyHostilePlace(t *testing.T) {
+	dir := t.TempDir()
+	lines := recordAdjusted(t, Source{Preset: "omega-crash"}, 0, filepath.Join(dir, "hw.jsonl"), func(cfg *netsim.Config) {
+		cfg.UserActions = []netsim.Timed{{At: 1500 * time.Millisecond, Action: netsim.Action{Verb: "crash", Node: 2}}}
+	})
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"by":"user"}`) })
+	if i < 0 {
+		t.Fatal("no user action in the recording")
+	}
+	for _, before := range []string{"1", "18446744073709551615"} {
+		edited := rehash(edit(t, lines, i, `"by":"user"}`, `"by":"user","before":`+before+`}`))
+		v := verify(t, write(t, dir, "place.jsonl", edited, 0), false)
+		t.Logf("before %s: %s", before, v.Reason)
+		if v.OK || v.Line < 2 || !strings.Contains(v.Reason, "re-run") {
+			t.Errorf("before %s: verdict %+v, expected a line that differs from the re-run", before, v)
+		}
+	}
+}
