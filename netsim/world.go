@@ -186,7 +186,7 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 	// at instant T came after everything scheduled up to T, and before any event
 	// at T (or, with Before, before the event so numbered); replayed, it must come
 	// at the same place.
-	sort.SliceStable(w.sched, func(i, j int) bool { return w.sched[i].follows(&w.sched[j]) < 0 })
+	sort.SliceStable(w.sched, func(i, j int) bool { return w.sched[i].precedes(&w.sched[j]) })
 	w.mon = newMonitors(w)
 	w.updateLookahead()
 	for i, id := range cfg.IDs {
@@ -470,25 +470,15 @@ func (w *World) headKey() *hkey {
 	return w.q.headKey()
 }
 
-// follows orders scheduled entries: by place, then by class.
-func (s *scheduled) follows(o *scheduled) int {
+// precedes orders scheduled entries: by place, then by class.
+func (s *scheduled) precedes(o *scheduled) bool {
 	switch {
 	case s.at != o.at:
-		return sign(s.at < o.at)
+		return s.at < o.at
 	case s.before != o.before:
-		return sign(s.before < o.before)
-	case s.class != o.class:
-		return sign(s.class < o.class)
+		return s.before < o.before
 	}
-	return 0
-}
-
-// sign is -1 for less, else 1.
-func sign(less bool) int {
-	if less {
-		return -1
-	}
-	return 1
+	return s.class < o.class
 }
 
 // nextKey is the key of the next queued event or monitor check.
@@ -716,7 +706,7 @@ func (w *World) Replay(ts []Timed) error {
 		// After everything due before its place, or at its place in an earlier
 		// class, and after the user actions already there: as New sorts them.
 		rest := w.sched[w.next:]
-		i := sort.Search(len(rest), func(k int) bool { return rest[k].follows(&s) > 0 })
+		i := sort.Search(len(rest), func(k int) bool { return s.precedes(&rest[k]) })
 		w.sched = slices.Insert(w.sched, w.next+i, s)
 	}
 	return nil

@@ -132,17 +132,6 @@ func (x *indexer) add(i int, e *trace.Event) {
 	}
 }
 
-// index folds the events again, from the lines kept, starting with a state every
-// events.
-func (r *Replay) index(every int) {
-	x := r.newIndexer(every)
-	for i := range r.lines.len() {
-		var e trace.Event
-		json.Unmarshal(r.lines.line(i), &e) // checked when opened
-		x.add(i, &e)
-	}
-}
-
 // rerun finds the timers for the timeout bars by re-running the recording, beside
 // the playback, and shows them once it has them. A re-run that is not the
 // recording leaves the bars out and says why in Note.

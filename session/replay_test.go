@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -158,4 +159,15 @@ func bigRecording(b *testing.B) string {
 	rec.Close()
 	os.WriteFile(path, buf.Bytes(), 0o644)
 	return path
+}
+
+// index folds a replay's events again, from the lines it keeps, starting with a
+// state every events, as OpenReplay does as it reads.
+func (r *Replay) index(every int) {
+	x := r.newIndexer(every)
+	for i := range r.lines.len() {
+		var e trace.Event
+		json.Unmarshal(r.lines.line(i), &e) // checked when opened
+		x.add(i, &e)
+	}
 }
