@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // line (a copy of cli).
 func helpText(t *testing.T, l lang.Lang, args ...string) string {
 	t.Helper()
-	c := cli
+	var c cmdLine
 	var out bytes.Buffer
 	type exited struct{}
 	p, err := newParser(&c, l, kong.Writers(&out, &out), kong.Exit(func(int) { panic(exited{}) }))

@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"errors"
@@ -27,7 +27,7 @@ type sweepRunCmd struct {
 
 func (c *sweepRunCmd) Run() error {
 	o := sweep.Options{File: c.File, Preset: c.Preset, Out: c.Out, Jobs: c.Jobs, Shard: c.Shard, Seeds: c.Seeds, Force: c.Force,
-		Command: "clusterlab " + strings.Join(os.Args[1:], " "), Stdout: os.Stdout, Terminal: term.IsTerminal(os.Stdout.Fd())}
+		Command: "clusterlab " + strings.Join(args, " "), Stdout: os.Stdout, Terminal: term.IsTerminal(os.Stdout.Fd())}
 	if term.IsTerminal(os.Stderr.Fd()) {
 		o.Progress = os.Stderr
 	}
@@ -41,7 +41,7 @@ type sweepMergeCmd struct {
 }
 
 func (c *sweepMergeCmd) Run() error {
-	return sweepOutcome(sweep.Merge(c.Dirs, c.Out, c.Force, "clusterlab "+strings.Join(os.Args[1:], " "), os.Stdout))
+	return sweepOutcome(sweep.Merge(c.Dirs, c.Out, c.Force, "clusterlab "+strings.Join(args, " "), os.Stdout))
 }
 
 // sweepOutcome turns a sweep's result into the exit code: 2 for bad input, 1 when a

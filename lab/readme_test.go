@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"bufio"
@@ -34,7 +34,7 @@ type block struct {
 
 func readmeBlocks(t *testing.T) []block {
 	t.Helper()
-	f, err := os.Open("README.md")
+	f, err := os.Open("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func buildBinary(t *testing.T) (dir, bin string) {
 	t.Helper()
 	dir = t.TempDir()
 	bin = filepath.Join(dir, "clusterlab")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return dir, bin
@@ -313,6 +313,7 @@ func openDashboard(t *testing.T, dir, bin string, args []string) {
 // cliParser is the command line's parser, built anew for each check; it never exits
 // the test.
 func cliParser() *kong.Kong {
+	var cli cmdLine
 	p, err := newParser(&cli, lang.En, kong.Exit(func(int) {}))
 	if err != nil {
 		panic(err)
@@ -323,7 +324,7 @@ func cliParser() *kong.Kong {
 // TestREADMETraceVersion: the trace format version the README gives is the one
 // recordings are written with.
 func TestREADMETraceVersion(t *testing.T) {
-	data, err := os.ReadFile("README.md")
+	data, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

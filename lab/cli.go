@@ -1,0 +1,523 @@
+// Package lab is clusterlab's command line as a library: the dashboard, sim, sweep,
+// verify, export and the other subcommands, with every algorithm registered in
+// package algos. The clusterlab binary is Main and nothing else; a student's own
+// module registers its algorithms (algos.Register, in an init function) and calls
+// Main the same way, so that its algorithms run beside the built-ins:
+//
+//	func main() { os.Exit(lab.Main(os.Args[1:])) }
+//
+// This file holds the command line only: subcommands and wiring, no logic.
+package lab
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/clusterlab/clusterlab/algos"
+	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/lang"
+	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/netsim/trace/export"
+	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/presets"
+	"github.com/clusterlab/clusterlab/session"
+	"github.com/clusterlab/clusterlab/tui"
+)
+
+// exitError carries an exit code: 1 for failed expectations or verification, 2 for
+// bad input.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func badInput(err error) error { return &exitError{2, err} }
+
+type scenarioFlags struct {
+	Preset string  `help:"${help_preset}" xor:"src"`
+	File   string  `help:"${help_file}" type:"existingfile" xor:"src"`
+	Seed   *uint64 `help:"${help_seed}"`
+}
+
+func (f scenarioFlags) source() session.Source {
+	return session.Source{Preset: f.Preset, File: f.File, Seed: f.Seed}
+}
+
+// stormFlags bound the events a run may hold, for the commands that run a world.
+type stormFlags struct {
+	MaxPending int `name:"max-pending" help:"${help_maxpending}" default:"2000000"`
+}
+
+func (f stormFlags) apply(cfg *netsim.Config) error {
+	if f.MaxPending < 1 {
+		return fmt.Errorf("--max-pending: found %d, expected a positive number of events", f.MaxPending)
+	}
+	cfg.MaxPending = f.MaxPending
+	return nil
+}
+
+type simCmd struct {
+	scenarioFlags
+	stormFlags
+	Until  time.Duration `help:"${help_sim_until}"`
+	Record string        `help:"${help_sim_record}" placeholder:"FILE"`
+	Force  bool          `help:"${help_force}"`
+	JSON   bool          `name:"json" help:"${help_sim_json}"`
+}
+
+func (c *simCmd) Run() error {
+	sig := catchSignals()
+	defer sig.stop()
+	if c.Until < 0 || c.Until > presets.MaxUntil {
+		return badInput(fmt.Errorf("--until: found %v, expected 1µs to 24h (leave it out for the scenario's until)", c.Until))
+	}
+	s, cfg, err := session.Open(c.source())
+	if err != nil {
+		return badInput(err)
+	}
+	if err := c.stormFlags.apply(&cfg); err != nil {
+		return badInput(err)
+	}
+	var sink trace.Sink
+	var rec *trace.Recorder
+	var out *session.Output
+	if c.Record != "" {
+		if out, err = session.CreateOutput(c.Record, c.Force, c.File); err != nil {
+			return badInput(fmt.Errorf("--record: %w", err))
+		}
+		defer out.Abort() // a run that fails leaves no file; does nothing once committed
+		if rec, err = session.Record(out, s, cfg); err != nil {
+			return err
+		}
+		sink = rec
+	}
+	// A long run shows its progress on a terminal, and prints nothing extra when
+	// stderr is piped.
+	var report func(session.Progress)
+	if isTerminal(os.Stderr) {
+		line := &session.ProgressLine{Out: os.Stderr}
+		defer line.Clear()
+		report = line.Report
+	}
+	sum, now, err := session.RunContext(sig.ctx, cfg, c.Until, sink, report)
+	if rec != nil {
+		// A run stopped by a signal keeps its recording, with reason interrupted;
+		// a run that failed keeps none.
+		keep := err == nil || sig.interrupted()
+		reason := trace.EndUntil
+		if sig.interrupted() {
+			reason = trace.EndInterrupted
+		}
+		var werr error
+		if keep {
+			werr = rec.End(reason, node.Micros(now))
+		}
+		if cerr := rec.Close(); werr == nil {
+			werr = cerr
+		}
+		if keep && werr == nil {
+			werr = out.Commit()
+		}
+		if err == nil || sig.interrupted() {
+			err = werr
+		}
+	}
+	if sig.interrupted() {
+		kept := ""
+		if rec != nil && err == nil {
+			kept = fmt.Sprintf("%s keeps %d events and ends with reason %q", c.Record, rec.Count(), trace.EndInterrupted)
+		}
+		return sig.interruptedErr(kept)
+	}
+	if err != nil {
+		return badInput(err)
+	}
+	if rec != nil {
+		sum.Trace = netsim.TraceRef{Path: c.Record, Events: rec.Count(), Hash: rec.Hash()}
+	}
+	if c.JSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+	} else {
+		sum.PrintIn(os.Stdout, ui)
+		if rec != nil {
+			fmt.Printf("\n%s\n", ui.F("sim.recorded", rec.Count(), c.Record, rec.Hash()))
+		}
+	}
+	if n := sum.NotEvaluated(); n > 0 {
+		return &exitError{1, errors.New(ui.F("sim.err.notevaluated", n, len(sum.Expectations), time.Duration(sum.EndUS)*time.Microsecond))}
+	}
+	if !sum.Passed {
+		return &exitError{1, errors.New(ui.T("sim.err.failed"))}
+	}
+	return nil
+}
+
+// isTerminal reports whether f is a character device, as a terminal is.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+type presetsCmd struct {
+	Notes bool `help:"${help_presets_notes}"`
+}
+
+// Run lists the presets by chapter of the course: failure detectors, election,
+// mutual exclusion.
+func (c presetsCmd) Run() error {
+	byFamily := map[algos.Family][]string{}
+	for _, name := range presets.Names() {
+		s, err := presets.Load(name)
+		if err != nil {
+			return err
+		}
+		if c.Notes {
+			if s.Source != "" {
+				fmt.Printf("%-26s %s\n", name, ui.Phrase(s.Source))
+			}
+			continue
+		}
+		desc := strings.Join(strings.Fields(ui.Preset(name, s.Description)), " ")
+		if r := []rune(desc); len(r) > 90 {
+			desc = string(r[:87]) + "..."
+		}
+		spec, _ := algos.Lookup(s.Algorithm)
+		byFamily[spec.Family] = append(byFamily[spec.Family], fmt.Sprintf("  %-26s %-14s %s", name, s.Algorithm, desc))
+	}
+	if c.Notes {
+		return nil
+	}
+	for i, f := range []algos.Family{algos.Detector, algos.Election, algos.Mutex} {
+		if i > 0 {
+			fmt.Println()
+		}
+		fmt.Printf("%s:\n%s\n", ui.Family(string(f)), strings.Join(byFamily[f], "\n"))
+	}
+	return nil
+}
+
+type algosCmd struct{}
+
+func (algosCmd) Run() error {
+	for _, s := range algos.All() {
+		fam := ui.Family(string(s.Family))
+		fw := 9 + len(fam) - len([]rune(fam)) // fmt pads bytes; eleição is 7 runes, 8 bytes
+		fmt.Printf("%-14s %-*s %s\n", s.Name, fw, fam, ui.Algo(s.Name, s.Description))
+		msgs := strings.Join(s.Messages, ", ")
+		if msgs == "" {
+			msgs = ui.T("algos.nomessages")
+		}
+		fmt.Printf("%-14s %-9s %s\n", "", "", ui.F("algos.source", ui.Phrase(s.Source), msgs))
+		for _, p := range s.Params {
+			doc := ui.Phrase(p.Doc)
+			if lo, hi, ok := p.Bounds(); ok {
+				r := ui.F("algos.range", lo, hi)
+				if hi == "" {
+					r = ui.F("algos.atleast", lo)
+				}
+				if p.Unit != "" {
+					r += " " + ui.Phrase(p.Unit)
+				}
+				doc += " (" + r + ")"
+			}
+			fmt.Printf("%-14s %-9s   %s = %q: %s\n", "", "", p.Name, p.Default, doc)
+		}
+	}
+	return nil
+}
+
+// ui is the language people read, chosen in main before any command runs.
+var ui lang.Lang
+
+// defaultPreset is what `clusterlab` with no arguments opens.
+const defaultPreset = "bully"
+
+type runCmd struct {
+	scenarioFlags
+	stormFlags
+	Record string   `help:"${help_run_record}" placeholder:"FILE"`
+	Force  bool     `help:"${help_force}"`
+	Speed  *float64 `help:"${help_run_speed}" placeholder:"X"`
+	Paused bool     `help:"${help_run_paused}"`
+}
+
+func (c *runCmd) Run() error {
+	src := c.source()
+	if src.Preset == "" && src.File == "" {
+		src.Preset = defaultPreset
+		if _, err := presets.Load(defaultPreset); err != nil {
+			src.Preset = "omega-crash"
+		}
+	}
+	if c.Speed != nil && (*c.Speed < 0 || (*c.Speed > 0 && (*c.Speed < 0.01 || *c.Speed > 1000))) {
+		return badInput(fmt.Errorf("--speed: found %v, expected 0 (as fast as possible) or 0.01 to 1000", *c.Speed))
+	}
+	s, cfg, err := session.Open(src)
+	if err != nil {
+		return badInput(err)
+	}
+	if err := c.stormFlags.apply(&cfg); err != nil {
+		return badInput(err)
+	}
+	if c.Record != "" {
+		if err := session.CheckOutput(c.Record, c.Force, src.File); err != nil {
+			return badInput(fmt.Errorf("--record: %w", err))
+		}
+	}
+	speed := tui.OpeningSpeed(string(cfg.Spec.Family))
+	if c.Speed != nil {
+		speed = *c.Speed
+	}
+	live, err := session.NewLive(s, cfg, session.LiveOptions{Record: c.Record, Force: c.Force, Speed: speed, Paused: c.Paused})
+	if err != nil {
+		return badInput(err)
+	}
+	seed := cfg.Seed
+	// The dashboard quits on SIGTERM (and on SIGINT when not on a terminal); a
+	// recording then ends with reason interrupted instead of quit.
+	sig := catchSignals()
+	defer sig.stop()
+	err = tui.Run(live, tui.Options{Title: s.Name, Seed: &seed, Lang: ui})
+	// Closing flushes a recording in progress, however the dashboard ended.
+	if sig.interrupted() {
+		cerr := live.CloseFor(trace.EndInterrupted)
+		kept := ""
+		if c.Record != "" && cerr == nil {
+			kept = fmt.Sprintf("%s ends with reason %q", c.Record, trace.EndInterrupted)
+		}
+		return sig.interruptedErr(kept)
+	}
+	if cerr := live.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+type replayCmd struct {
+	File  string  `arg:"" help:"${help_replay_file}" type:"existingfile"`
+	Speed float64 `help:"${help_replay_speed}" default:"1"`
+}
+
+func (c *replayCmd) Run() error {
+	r, err := session.OpenReplay(c.File)
+	if err != nil {
+		return badInput(err)
+	}
+	defer r.Close()
+	r.SetSpeed(c.Speed)
+	seed := r.Header.Seed
+	return tui.Run(r, tui.Options{Title: r.Header.Info.Name, Seed: &seed, File: c.File, Lang: ui})
+}
+
+type verifyCmd struct {
+	stormFlags
+	File    string `arg:"" help:"${help_verify_file}" type:"existingfile"`
+	Partial bool   `help:"${help_verify_partial}"`
+}
+
+func (c *verifyCmd) Run() error {
+	sig := catchSignals()
+	defer sig.stop()
+	var storm netsim.Config
+	if err := c.apply(&storm); err != nil {
+		return badInput(err)
+	}
+	v, err := session.Verify(sig.ctx, c.File, session.VerifyOptions{Partial: c.Partial, MaxPending: storm.MaxPending})
+	if sig.interrupted() {
+		return sig.err()
+	}
+	if err != nil {
+		return badInput(err)
+	}
+	v.Print(os.Stdout)
+	if !v.OK {
+		return &exitError{1, errors.New("the recording does not match its re-run")}
+	}
+	return nil
+}
+
+type exportCmd struct {
+	File   string `arg:"" help:"${help_export_file}" type:"existingfile"`
+	Format string `required:"" help:"${help_export_format}" placeholder:"FORMAT"`
+	From   string `help:"${help_export_from}" placeholder:"T"`
+	To     string `help:"${help_export_to}" placeholder:"T"`
+	Nodes  string `help:"${help_export_nodes}" placeholder:"n1,n2,…"`
+	Split  bool   `help:"${help_export_split}"`
+	Table  string `help:"${help_export_table}" placeholder:"TABLE"`
+	Output string `short:"o" help:"${help_export_output}" placeholder:"OUT"`
+	Force  bool   `help:"${help_export_force}"`
+	Size   string `help:"${help_export_size}" default:"120x36"`
+	FPS    int    `name:"fps" help:"${help_export_fps}" default:"10"`
+	Idle   string `help:"${help_export_idle}" default:"1s"`
+	View   string `help:"${help_export_view}" default:"nodes" enum:"nodes,topology,history"`
+}
+
+func (c *exportCmd) Run() error {
+	sig := catchSignals()
+	defer sig.stop()
+	// An export cannot stop part-way: a signal removes its unfinished outputs and
+	// exits at once.
+	sig.onSignal(session.RemovePending)
+	t, err := session.ReadTrace(c.File)
+	if err != nil {
+		return badInput(err)
+	}
+	if c.FPS < 1 { // ParseOptions reads 0 as "the default"; typed on the command line it is a mistake
+		return badInput(fmt.Errorf("--fps: found %d, expected frames per second from 1 to 60", c.FPS))
+	}
+	o, err := export.ParseOptions(t, export.Flags{Format: c.Format, From: c.From, To: c.To, Nodes: c.Nodes, Size: c.Size, FPS: c.FPS, Idle: c.Idle, Split: c.Split, Table: c.Table})
+	if err != nil {
+		return badInput(err)
+	}
+	// The cast shows the real dashboard, replaying the recording (replay keys).
+	end := int64(0)
+	if n := len(t.Events); n > 0 {
+		end = t.Events[n-1].T
+	}
+	if o.Cast.Render, err = tui.ReplayRenderer(len(t.Events), end, export.MarkTimes(t), c.View); err != nil {
+		return badInput(fmt.Errorf("--view: %v", err))
+	}
+	if o.Format == "cast" {
+		o.Cast.Render = withTimers(c.File, t, o.Cast.Render, os.Stderr)
+	}
+	o.TraceName, o.Lang = c.File, ui
+	// Render first, so that a refused export leaves no file behind.
+	var outs []string
+	if o.Split && o.Format == "mermaid" {
+		if c.Output == "" {
+			return badInput(errors.New("--split: expected -o FILE as well (the parts go to FILE-1.mmd, FILE-2.mmd, …)"))
+		}
+		if outs, err = export.MermaidParts(t, o.Window); err != nil {
+			return exportError(err)
+		}
+	} else {
+		var b strings.Builder
+		if err := export.Write(&b, t, o); err != nil {
+			return exportError(err)
+		}
+		outs = []string{b.String()}
+	}
+	if c.Output == "" {
+		_, err := os.Stdout.WriteString(outs[0])
+		return err
+	}
+	names := []string{c.Output}
+	if o.Split && o.Format == "mermaid" {
+		names = export.PartNames(c.Output, len(outs))
+	}
+	// Every part is created before any is written, so that a refused name leaves
+	// none behind; Abort after Commit does nothing.
+	files := make([]*session.Output, len(names))
+	for i, name := range names {
+		if files[i], err = session.CreateOutput(name, c.Force, c.File); err != nil {
+			for _, f := range files[:i] {
+				f.Abort()
+			}
+			return badInput(fmt.Errorf("-o: %w", err))
+		}
+		defer files[i].Abort()
+	}
+	for i, f := range files {
+		if _, err := io.WriteString(f, outs[i]); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		if err := f.Commit(); err != nil {
+			return err
+		}
+	}
+	if len(names) > 1 {
+		fmt.Fprintf(os.Stderr, "wrote %d diagrams: %s\n", len(names), strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// exportError exits 2 on an export refused as asked (an empty window, a diagram
+// too big), 1 on anything else.
+// withTimers gives a cast's frames the timeout bars the live session drew, found by
+// re-running the recording (session.RerunTimers); a recording that is not what
+// its scenario gives is said so in one line on warn, and drawn without them.
+func withTimers(file string, t *trace.Trace, render export.RenderFunc, warn io.Writer) export.RenderFunc {
+	tm, err := session.TraceTimers(file, t)
+	if err != nil {
+		fmt.Fprintf(warn, "clusterlab: %v: the cast has no timeout bars\n", err)
+		return render
+	}
+	return func(s *trace.Snapshot, w, h int) string {
+		tm.Fill(s)
+		return render(s, w, h)
+	}
+}
+
+func exportError(err error) error {
+	var r *export.RefusedError
+	if errors.As(err, &r) {
+		return badInput(err)
+	}
+	return err
+}
+
+// cmdLine is the command line: global flags and one field per subcommand.
+type cmdLine struct {
+	Lang string `name:"lang" help:"${help_lang}" placeholder:"LANG"`
+
+	Run     runCmd     `cmd:"" default:"withargs" help:"${help_cmd_run}"`
+	Replay  replayCmd  `cmd:"" help:"${help_cmd_replay}"`
+	Sim     simCmd     `cmd:"" help:"${help_cmd_sim}"`
+	Presets presetsCmd `cmd:"" help:"${help_cmd_presets}"`
+	Algos   algosCmd   `cmd:"" help:"${help_cmd_algos}"`
+	Verify  verifyCmd  `cmd:"" help:"${help_cmd_verify}"`
+	Export  exportCmd  `cmd:"" help:"${help_cmd_export}"`
+	Sweep   sweepCmd   `cmd:"" help:"${help_cmd_sweep}"`
+	Sweeps  sweepsCmd  `cmd:"" help:"${help_cmd_sweeps}"`
+	Calc    calcCmd    `cmd:"" help:"${help_cmd_calc}"`
+}
+
+// args is the command line Main was given, for the outputs that name the command
+// that made them.
+var args []string
+
+// Main runs the command line argv (without the program's name) and returns the
+// process's exit code: 0 when all went well, 1 when a check or verification failed,
+// 2 for bad input.
+func Main(argv []string) int {
+	args = argv
+	var cli cmdLine
+	// The help speaks the language asked for; a bad --lang is reported below.
+	helpLang, _ := lang.Select(argLang(argv), os.Getenv)
+	parser, err := newParser(&cli, helpLang)
+	if err != nil {
+		panic(err) // a help tag without its catalog entry: a bug in this package
+	}
+	ctx, err := parser.Parse(argv)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "clusterlab: %s\n", helpLang.ParseError(err.Error()))
+		return 2
+	}
+	if ui, err = lang.Select(cli.Lang, os.Getenv); err != nil {
+		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
+		return 2
+	}
+	if err := ctx.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return ee.code
+		}
+		return 1
+	}
+	return 0
+}
