@@ -39,6 +39,8 @@ type Live struct {
 	file  string
 	bg    *backfill // R's recording of the past, being written
 	lag   time.Duration
+	pace  pacer // the rate the world really runs at
+	steps int   // runStep calls so far, for tests
 	// step is the virtual time one RunUntil covers, adapted so that one takes a
 	// small part of wallSlice: a 1,000-node mesh handles millions of events in
 	// 50 ms of virtual time, and a key waits for the step under way
@@ -52,6 +54,8 @@ type Live struct {
 	now     time.Duration  // the world's instant at the last frame
 	actions []netsim.Timed // the user actions so far, for a backfill
 	written float64        // how much of the past a backfill has written, 0 to 1
+	rate    float64        // the pacer's rate and behind, as of the last frame
+	behind  bool
 }
 
 // LiveOptions configure a live session.
@@ -116,12 +120,19 @@ const (
 	frame     = 33 * time.Millisecond // the snapshot rate: ~30 a second
 	maxSlice  = 50 * time.Millisecond // virtual time per slice at most
 	wallSlice = 20 * time.Millisecond // wall time spent computing per frame
-	maxLag    = time.Second           // virtual time a slow machine may fall behind
+	// maxLagWall is how much wall time's worth of virtual time (at the speed
+	// chosen) a slow machine may owe: at ×1 one virtual second, at ×1000 a
+	// thousand, so that a fast speed is not capped by what one frame may owe
+	maxLagWall = time.Second
+	// rateWindow is the wall time over which the real rate is measured
+	rateWindow = time.Second
 )
 
 // loop advances the world a frame at a time while running and sleeps while paused:
 // a paused session costs nothing. Each frame's work is bounded by wallSlice, so a
-// command never waits longer than a frame, whatever the speed.
+// command never waits longer than a frame, whatever the speed. A frame does the
+// work the clock asks for and then sleeps until the next one: it never spins on
+// an instant it cannot reach.
 func (l *Live) loop() {
 	defer close(l.exited)
 	tick := time.NewTicker(frame)
@@ -152,6 +163,7 @@ func (l *Live) loop() {
 			f()
 		case <-l.wake:
 			last = time.Now() // the pause does not count as elapsed time
+			l.pace.restart(last, l.w.Now())
 		case now := <-frames:
 			el := max(now.Sub(last), 0)
 			last = now
@@ -160,6 +172,7 @@ func (l *Live) loop() {
 			l.mu.Unlock()
 			if !paused {
 				l.advance(el, speed)
+				l.pace.frame(time.Now(), l.w.Now(), speed, l.lag)
 			}
 			l.publish()
 		}
@@ -169,9 +182,14 @@ func (l *Live) loop() {
 // advance moves virtual time on by el×speed, whether or not anything is pending:
 // the clock is honest. At full speed (0) it computes for wallSlice; at any speed it
 // stops after wallSlice, or at once when a command waits (a key is not kept
-// waiting for the rest of a frame), and owes the rest (up to maxLag) to the next
-// frame. While R
-// writes the past at full speed, the present waits for it to catch up.
+// waiting for the rest of a frame), and owes the rest (up to maxLagWall's worth) to
+// the next frame. While R writes the past at full speed, the present waits for it
+// to catch up.
+//
+// The world's clock moves in whole microseconds: the target is one too, and the
+// fraction below it is owed to the next frame. A target in nanoseconds is never
+// reached (the world stops at the microsecond under it), and the frame would spin
+// to the end of its slice asking for it.
 func (l *Live) advance(el time.Duration, speed float64) {
 	start := time.Now()
 	if l.w.Err() != nil {
@@ -186,11 +204,13 @@ func (l *Live) advance(el time.Duration, speed float64) {
 		}
 		return
 	}
-	target := l.w.Now() + min(l.lag+time.Duration(float64(el)*speed), maxLag)
+	owed := min(l.lag+time.Duration(float64(el)*speed), time.Duration(float64(maxLagWall)*speed))
+	from := l.w.Now()
+	target := (from + owed).Truncate(time.Microsecond)
 	for l.w.Now() < target && time.Since(start) < wallSlice && l.w.Err() == nil && len(l.cmds) == 0 {
 		l.runStep(target)
 	}
-	l.lag = target - l.w.Now()
+	l.lag = from + owed - l.w.Now()
 }
 
 // runStep runs the world to at most t, a step on, and adapts the step to what it
@@ -201,6 +221,7 @@ func (l *Live) advance(el time.Duration, speed float64) {
 // give the same trace as one run, so the step changes when things happen on the
 // wall clock, never what happens.
 func (l *Live) runStep(t time.Duration) {
+	l.steps++
 	step := min(l.step, l.stepCap())
 	t = min(t, l.w.Now()+step)
 	whole := t-l.w.Now() >= step
@@ -251,6 +272,7 @@ func (l *Live) publish() {
 	l.mu.Lock()
 	l.now = now
 	l.err = l.w.Err()
+	l.rate, l.behind = l.pace.rate, l.pace.behind
 	if k := len(l.w.UserActions()); k != len(l.actions) {
 		l.actions = append(l.actions, l.w.UserActions()[len(l.actions):]...)
 	}
@@ -344,6 +366,19 @@ func (l *Live) SetPaused(p bool) {
 		default:
 		}
 	}
+}
+
+// Rate is how many virtual seconds really passed per wall second over the last
+// second of running (0 before a whole second has run since the start or a
+// pause), and whether that falls short of the speed asked for: the world cannot
+// keep up.
+func (l *Live) Rate() (float64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.paused {
+		return 0, false
+	}
+	return l.rate, l.behind
 }
 
 // Paused reports whether virtual time is stopped.

@@ -383,3 +383,56 @@ func TestAdvanceYieldsToCommands(t *testing.T) {
 		t.Fatalf("with no command waiting, the frame went from %v to %v, expected 10ms on", before, free)
 	}
 }
+
+// TestAdvanceDoesNotSpin: a frame asks for a virtual instant in nanoseconds, but the
+// world's clock moves in whole microseconds. The frame runs to the microsecond under
+// its target and owes the fraction to the next one, in a few steps: it never spins
+// through its wall slice asking for an instant the world cannot reach (issue 23:
+// 63 % of a core in clock_gettime at ×1). Over many frames nothing is lost.
+func TestAdvanceDoesNotSpin(t *testing.T) {
+	s, cfg, err := Open(Source{Preset: "bully"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Speed: 1, Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	const el = 33*time.Millisecond + 333_333*time.Nanosecond
+	var before, after, lag time.Duration
+	var steps, most int
+	l.run(func() {
+		before = l.w.Now()
+		for range 100 {
+			s0 := l.steps
+			l.advance(el, 1)
+			most = max(most, l.steps-s0)
+		}
+		after, lag, steps = l.w.Now(), l.lag, l.steps
+	})
+	if want := before + 100*el; after != want.Truncate(time.Microsecond) || after+lag != want {
+		t.Errorf("100 frames of %v went from %v to %v owing %v, want %v", el, before, after, lag, want)
+	}
+	if most > 16 {
+		t.Errorf("a frame took %d steps (%d in all): it spins on an instant it cannot reach", most, steps)
+	}
+}
+
+// TestLiveRateBehind: the pacer says when the world falls short of the speed asked
+// for, and by how much, and that a world keeping up is not behind.
+func TestLiveRateBehind(t *testing.T) {
+	var p pacer
+	w := time.Unix(0, 0)
+	p.frame(w, 0, 1, 0)
+	// a world that advanced 0.13 virtual s in a wall second, owing the rest
+	p.frame(w.Add(time.Second), 130*time.Millisecond, 1, 870*time.Millisecond)
+	if p.rate != 0.13 || !p.behind {
+		t.Errorf("0.13 s in 1 s at ×1: rate %v behind %v, want 0.13 behind", p.rate, p.behind)
+	}
+	// then one that keeps up
+	p.frame(w.Add(2*time.Second), 1130*time.Millisecond, 1, 0)
+	if p.rate != 1 || p.behind {
+		t.Errorf("1 s in 1 s at ×1: rate %v behind %v, want 1 and not behind", p.rate, p.behind)
+	}
+}

@@ -47,6 +47,14 @@ type Noter interface {
 	Note() string
 }
 
+// Pacer is a Controller that measures how fast its virtual time really passes: Rate
+// is virtual seconds per wall second over the last second of running (0 before
+// one has run), and behind says that it falls short of the speed asked for. The
+// header then says so ("×0.13 of ×1, behind") instead of claiming the speed.
+type Pacer interface {
+	Rate() (rate float64, behind bool)
+}
+
 // Queuer is a Controller that can take an action without waiting for the
 // simulation to apply it: the dashboard then never waits on a busy world, and the
 // effect shows when the world gets to it.

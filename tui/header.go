@@ -35,6 +35,10 @@ type headerState struct {
 	file    string // the recording, if known
 	// stopped is why the run stopped before its end (an event storm), or ""
 	stopped string
+	// rate is how fast virtual time really passes (Pacer), and behind says that
+	// it falls short of speed
+	rate   float64
+	behind bool
 }
 
 // View renders one line of exactly p.w cells. Parts are dropped from the right end
@@ -81,7 +85,7 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 	}
 	parts = append(parts,
 		part{st.HeaderValue.Render("t=" + fmtT(s.T)), 0},
-		part{run + st.Header.Render(" "+speedText(h.speed)), 0},
+		part{run + rateText(st, h), 0},
 	)
 	if idle := idleText(st.Lang, s); idle != "" && !h.paused && !h.replay && h.stopped == "" {
 		parts = append(parts, part{st.Paused.Render(idle), 0})
@@ -151,6 +155,23 @@ func speedText(x float64) string {
 		return "×max"
 	}
 	return "×" + strconv.FormatFloat(x, 'g', 3, 64)
+}
+
+// rateText is the speed asked for (" ×1"), or, when the world cannot keep up, the
+// rate it really runs at beside it ("×0.13 of ×1, behind"), in the warning style.
+func rateText(st *Styles, h headerState) string {
+	if h.behind && !h.paused && h.speed > 0 {
+		return st.Header.Render(" ") + st.Warn.Render(st.Lang.F("tui.hdr.behind", rateNum(h.rate), speedText(h.speed)))
+	}
+	return st.Header.Render(" " + speedText(h.speed))
+}
+
+// rateNum is a measured rate with two significant digits: "×0.13", "×37".
+func rateNum(x float64) string {
+	if x >= 10 {
+		return "×" + strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return "×" + strconv.FormatFloat(x, 'g', 2, 64)
 }
 
 // gstText says which side of GST the run is on.

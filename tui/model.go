@@ -249,6 +249,10 @@ func (m *Model) refresh() {
 	if sp, ok := m.c.(Stopper); ok && sp.Err() != nil {
 		m.hs.stopped = sp.Err().Error()
 	}
+	m.hs.rate, m.hs.behind = 0, false
+	if pc, ok := m.c.(Pacer); ok {
+		m.hs.rate, m.hs.behind = pc.Rate()
+	}
 	if wr, ok := m.c.(Writer); ok {
 		_, m.hs.written, m.hs.writing = wr.Writing()
 	}
