@@ -12,16 +12,20 @@ import (
 // Action is one step of a scenario script or one user command. Scripts, the
 // dashboard's keys and its command line all use the same grammar (see ParseAction).
 type Action struct {
-	Verb    string // crash recover partition cut isolate heal slow gst set request marker
+	// crash recover partition cut isolate heal slow gst set request marker swizzle,
+	// and the message-level verbs hold release drop delay deliver dup
+	Verb    string
 	Node    node.ID
-	To      node.ID     // cut: the far end
-	Groups  [][]node.ID // partition
-	Factor  int         // slow
-	Knob    string      // set: loss, dup or latency
-	Value   float64     // set loss / dup
-	Latency Latency     // set latency
-	What    string      // request: election or cs
-	Text    string      // marker
+	To      node.ID       // cut, hold, release: the far end
+	Groups  [][]node.ID   // partition
+	Factor  int           // slow
+	Knob    string        // set: loss, dup or latency
+	Value   float64       // set loss / dup
+	Latency Latency       // set latency
+	What    string        // request: election or cs
+	Text    string        // marker
+	MID     uint64        // drop, delay, deliver, dup: the message's id (mid) in the trace
+	For     time.Duration // delay: by how long; swizzle: how long the clogging lasts
 }
 
 // Timed is an action at a virtual instant. Before places a user action inside its
@@ -44,7 +48,13 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string { return fmt.Sprintf("col %d: %s", e.Col, e.Msg) }
 
 // Grammar is the one-line summary of the action grammar, for errors and help.
-const Grammar = `crash nX | recover nX | partition n1,n2 | n3,n4 | cut n1->n2 | isolate nX | heal | slow nX 10 | gst | set loss 0.1 | set dup 0.01 | set latency uniform 5ms 20ms | request nX election | request nX cs | marker "text"`
+const Grammar = `crash nX | recover nX | partition n1,n2 | n3,n4 | cut n1->n2 | isolate nX | heal | slow nX 10 | gst | set loss 0.1 | set dup 0.01 | set latency uniform 5ms 20ms | request nX election | request nX cs | marker "text" | swizzle 1s | hold n1->n2 | release n1->n2 | drop #SEQ | delay #SEQ 30ms | deliver #SEQ | dup #SEQ`
+
+// MaxActionDelay bounds the durations of delay and swizzle.
+const MaxActionDelay = time.Hour
+
+// DefaultSwizzle is how long a swizzle written without a duration lasts.
+const DefaultSwizzle = time.Second
 
 // token is a word of the input with its column.
 type token struct {
@@ -137,8 +147,25 @@ func ParseAction(s string, ids []node.ID) (Action, error) {
 				}
 			}
 		}
-	case "cut":
-		err = p.cut(&a)
+	case "cut", "hold", "release":
+		err = p.link(&a)
+	case "drop", "deliver", "dup":
+		if err = p.arity(1, verb.s+" #SEQ"); err == nil {
+			a.MID, err = p.mid(p.toks[1])
+		}
+	case "delay":
+		if err = p.arity(2, "delay #SEQ 30ms"); err == nil {
+			if a.MID, err = p.mid(p.toks[1]); err == nil {
+				a.For, err = p.duration(p.toks[2], time.Microsecond)
+			}
+		}
+	case "swizzle":
+		a.For = DefaultSwizzle
+		if len(p.toks) > 1 {
+			if err = p.arity(1, "swizzle 1s"); err == nil {
+				a.For, err = p.duration(p.toks[1], time.Millisecond)
+			}
+		}
 	case "partition":
 		err = p.partition(&a)
 	case "set":
@@ -163,8 +190,27 @@ func ParseAction(s string, ids []node.ID) (Action, error) {
 	return a, nil
 }
 
-func (p *parser) cut(a *Action) error {
-	if err := p.arity(1, "cut n1->n2"); err != nil {
+// mid reads a message's id as the trace numbers it: #SEQ.
+func (p *parser) mid(t token) (uint64, error) {
+	n, err := strconv.ParseUint(strings.TrimPrefix(t.s, "#"), 10, 64)
+	if !strings.HasPrefix(t.s, "#") || err != nil || n == 0 {
+		return 0, p.errAt(t.col, "found %q, expected a message's id as the trace gives it (its mid), such as #12", t.s)
+	}
+	return n, nil
+}
+
+// duration reads a duration from least to MaxActionDelay.
+func (p *parser) duration(t token, least time.Duration) (time.Duration, error) {
+	d, err := time.ParseDuration(t.s)
+	if err != nil || d < least || d > MaxActionDelay {
+		return 0, p.errAt(t.col, "found %q, expected a duration from %v to %v such as 30ms", t.s, least, MaxActionDelay)
+	}
+	return d, nil
+}
+
+// link reads the one-way link of cut, hold and release.
+func (p *parser) link(a *Action) error {
+	if err := p.arity(1, a.Verb+" n1->n2"); err != nil {
 		return err
 	}
 	t := p.toks[1]
@@ -322,8 +368,14 @@ func (a Action) String() string {
 		return a.Verb + " " + a.Node.String()
 	case "slow":
 		return fmt.Sprintf("slow %v %d", a.Node, a.Factor)
-	case "cut":
-		return fmt.Sprintf("cut %v->%v", a.Node, a.To)
+	case "cut", "hold", "release":
+		return fmt.Sprintf("%s %v->%v", a.Verb, a.Node, a.To)
+	case "drop", "deliver", "dup":
+		return fmt.Sprintf("%s #%d", a.Verb, a.MID)
+	case "delay":
+		return fmt.Sprintf("delay #%d %v", a.MID, a.For)
+	case "swizzle":
+		return fmt.Sprintf("swizzle %v", a.For)
 	case "partition":
 		var gs []string
 		for _, g := range a.Groups {

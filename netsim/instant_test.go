@@ -66,7 +66,9 @@ func interrupted(rt *rapid.T, cfg Config, sink trace.Sink) *World {
 // randomAction is a user action on one of ids.
 func randomAction(rt *rapid.T, ids []node.ID) Action {
 	id := ids[rapid.IntRange(0, len(ids)-1).Draw(rt, "user node")]
-	switch v := rapid.SampledFrom([]string{"crash", "recover", "isolate", "heal", "slow", "partition", "set"}).Draw(rt, "user verb"); v {
+	switch v := rapid.SampledFrom([]string{"crash", "recover", "isolate", "heal", "slow", "partition", "set", "message"}).Draw(rt, "user verb"); v {
+	case "message":
+		return randomMessageAction(rt, ids)
 	case "slow":
 		return Action{Verb: v, Node: id, Factor: rapid.IntRange(1, 4).Draw(rt, "factor")}
 	case "partition":

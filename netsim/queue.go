@@ -654,14 +654,20 @@ func (q *queue) pop() qev {
 	}
 	q.known = false
 	q.n--
+	e := q.unpack(&p)
+	q.shrink(p.at)
+	return e
+}
+
+// unpack is a packed event taken from the queue, with its message or name.
+func (q *queue) unpack(p *pev) qev {
 	e := qev{at: p.at, seq: p.seq, kind: p.kind, local: p.local, dup: p.dup, to: p.to, from: p.from, inc: p.inc, mid: p.mid}
 	switch p.kind {
 	case qRequest:
 		e.name = q.strs.name(uint32(p.body))
 	case qDeliver:
-		e.msg = q.message(&p)
+		e.msg = q.message(p)
 	}
-	q.shrink(p.at)
 	return e
 }
 
@@ -707,10 +713,14 @@ func (q *queue) each(f func(*pev)) {
 }
 
 // rebuild calls f on every queued event, which may change its time, then queues
-// them all again in a new slab just big enough for them (and as many again).
+// them all again in a new slab just big enough for them (and as many again). An
+// event whose kind is 0 (see remove) is left out.
 func (q *queue) rebuild(f func(*pev)) {
 	all := make([]pev, 0, q.n)
 	q.each(func(p *pev) {
+		if p.kind == 0 {
+			return
+		}
 		f(p)
 		all = append(all, *p)
 	})

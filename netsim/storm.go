@@ -22,9 +22,9 @@ func (w *World) Err() error { return w.err }
 // Pending is the number of events waiting: messages in flight, timers, requests.
 func (w *World) Pending() int {
 	if w.ins.on {
-		return w.ins.n + w.tq.len()
+		return w.ins.n + w.tq.len() + w.heldN
 	}
-	return w.q.len() + w.tq.len()
+	return w.q.len() + w.tq.len() + w.heldN
 }
 
 // full reports whether one more event would break the limit, raising the storm

@@ -71,6 +71,9 @@ type World struct {
 	gstAt     time.Duration // Never until known
 	sync      bool
 	cuts      map[[2]int]bool
+	held      []heldLink // held links, in the order they were held (see message.go)
+	heldN     int        // the messages they hold
+	swizzles  uint64     // swizzles so far, for their draws
 	links     map[[2]int]Link
 	lookahead time.Duration
 
@@ -115,6 +118,7 @@ type scheduled struct {
 	class  int    // at one place: script actions, then expectations, then user actions
 	action *Action
 	expect *Expectation
+	by     string // who takes a script-class action: "" for the script, bySwizzle
 }
 
 // key is where the entry comes among events and checks: before those keyed from
@@ -657,7 +661,11 @@ func (w *World) runScheduled() {
 	case s.class == userClass:
 		w.Do(*s.action)
 	case s.action != nil:
-		w.apply(*s.action, "script", 0)
+		by := s.by
+		if by == "" {
+			by = "script"
+		}
+		w.apply(*s.action, by, 0)
 	default:
 		w.checkExpect(s.expect)
 	}
@@ -1251,7 +1259,11 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 			d = w.net.Delta
 		}
 		d *= time.Duration(p.slow)
-		w.push(qev{at: w.now + d, kind: qDeliver, to: int32(ti), from: int32(p.idx), inc: w.procs[ti].inc, mid: mid, msg: msg, dup: c == 1})
+		e := qev{at: w.now + d, kind: qDeliver, to: int32(ti), from: int32(p.idx), inc: w.procs[ti].inc, mid: mid, msg: msg, dup: c == 1}
+		if len(w.held) > 0 && w.holding(&e) {
+			continue
+		}
+		w.push(e)
 	}
 }
 
@@ -1384,6 +1396,7 @@ func (w *World) apply(a Action, by string, before uint64) {
 		}
 		clear(w.cuts)
 		w.emit(trace.Event{Ev: trace.Heal})
+		w.releaseAll()
 	case "slow":
 		w.proc(a.Node).slow = a.Factor
 		w.emit(trace.Event{Ev: trace.Knob, Name: "slow", Node: a.Node, Value: fmt.Sprint(a.Factor)})
@@ -1427,6 +1440,8 @@ func (w *World) apply(a Action, by string, before uint64) {
 		}
 	case "marker":
 		w.emit(trace.Event{Ev: trace.Marker, Text: a.Text})
+	case "hold", "release", "drop", "delay", "deliver", "dup", "swizzle":
+		w.applyMessage(a)
 	}
 }
 

@@ -32,18 +32,41 @@ func hashRunWith(t interface{ Fatal(...any) }, cfg Config, look func(*World)) (s
 	return h.Sum(), h.Count()
 }
 
-// randomScript is up to most crashes, revivals, isolations, heals and GSTs of random
-// nodes at random whole ms up to horizon, in time order.
+// randomScript is up to most crashes, revivals, isolations, heals, GSTs and
+// message-level actions of random nodes, links and messages at random whole ms up to
+// horizon, in time order.
 func randomScript(rt *rapid.T, ids []node.ID, most, horizon int) []Timed {
 	var script []Timed
 	for i := rapid.IntRange(0, most).Draw(rt, "steps"); i > 0; i-- {
 		id := ids[rapid.IntRange(0, len(ids)-1).Draw(rt, "node")]
 		at := time.Duration(rapid.IntRange(0, horizon).Draw(rt, "at")) * time.Millisecond
-		verb := rapid.SampledFrom([]string{"crash", "recover", "isolate", "heal", "gst"}).Draw(rt, "verb")
-		script = append(script, Timed{At: at, Action: Action{Verb: verb, Node: id}})
+		verb := rapid.SampledFrom([]string{"crash", "recover", "isolate", "heal", "gst", "message"}).Draw(rt, "verb")
+		a := Action{Verb: verb, Node: id}
+		if verb == "message" {
+			a = randomMessageAction(rt, ids)
+		}
+		script = append(script, Timed{At: at, Action: a})
 	}
 	sortTimed(script)
 	return script
+}
+
+// randomMessageAction is a hold, release, swizzle, or an action on one of the first
+// messages sent.
+func randomMessageAction(rt *rapid.T, ids []node.ID) Action {
+	from := ids[rapid.IntRange(0, len(ids)-1).Draw(rt, "from")]
+	to := ids[rapid.IntRange(0, len(ids)-1).Draw(rt, "to")]
+	mid := rapid.Uint64Range(1, 300).Draw(rt, "mid")
+	switch v := rapid.SampledFrom([]string{"hold", "release", "drop", "delay", "deliver", "dup", "swizzle"}).Draw(rt, "message verb"); v {
+	case "hold", "release":
+		return Action{Verb: v, Node: from, To: to}
+	case "delay":
+		return Action{Verb: v, MID: mid, For: time.Duration(rapid.IntRange(1, 50).Draw(rt, "delay")) * time.Millisecond}
+	case "swizzle":
+		return Action{Verb: v, For: time.Duration(rapid.IntRange(1, 400).Draw(rt, "swizzle")) * time.Millisecond}
+	default:
+		return Action{Verb: v, MID: mid}
+	}
 }
 
 // TestWindowsEqualOneAtATime proves the windowed, parallel dispatch gives exactly the

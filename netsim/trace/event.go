@@ -53,7 +53,7 @@ const (
 	// AlertCleared closes the alert whose line number (Seq) is Ref: the condition
 	// that raised it no longer holds. Text says how it ended.
 	AlertCleared = "alert-cleared"
-	Action       = "action"  // a user or script action Text, By "user" or "script"
+	Action       = "action"  // a user or script action Text, By "user", "script" or "swizzle" (a swizzle's steps)
 	Marker       = "marker"  // a marker Text
 	Log          = "log"     // Node logged Text
 	Request      = "request" // Node received the user request Name
@@ -68,6 +68,7 @@ const (
 	ReasonCut       = "cut"
 	ReasonDown      = "down"
 	ReasonTopology  = "topology"
+	ReasonAction    = "action" // dropped by an action: drop #SEQ
 )
 
 // Event is one line of a trace. T is virtual time in microseconds; Seq numbers the

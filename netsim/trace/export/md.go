@@ -492,6 +492,7 @@ var reasonMeaning = map[string]string{
 	trace.ReasonCut:       "the link was cut",
 	trace.ReasonDown:      "the receiver was down when the message arrived",
 	trace.ReasonTopology:  "no such link in the topology",
+	trace.ReasonAction:    "dropped by an action (drop #SEQ)",
 }
 
 // textbook is the message count an algorithm's analysis gives per election or per
