@@ -140,7 +140,7 @@ func (l *Live) finishBackfill(b *backfill) {
 	}
 	b.w.RunTo(l.w.Position())
 	b.w.SetInterrupt(l.waiting)
-	b.fold.to = l.state
+	b.fold.to = l.fold
 	l.w.Close()
 	l.w, l.rec, l.out, l.file, l.bg = b.w, b.rec, b.out, b.name, nil
 	l.setRecording(b.name, 1)

@@ -34,6 +34,7 @@ type Live struct {
 	// Owned by the loop goroutine.
 	w     *netsim.World
 	state *trace.State
+	fold  *foldSink // folds the world's events into state, counting them
 	rec   *trace.Recorder
 	out   *Output // the recording started with R, named when it ends
 	file  string
@@ -41,6 +42,8 @@ type Live struct {
 	lag   time.Duration
 	pace  pacer // the rate the world really runs at
 	steps int   // runStep calls so far, for tests
+	// published is how many events the last picture folded (fold.n then)
+	published uint64
 	// step is the virtual time one RunUntil covers, adapted so that one takes a
 	// small part of wallSlice: a 1,000-node mesh handles millions of events in
 	// 50 ms of virtual time, and a key waits for the step under way
@@ -89,7 +92,8 @@ func NewLive(s *presets.Scenario, cfg netsim.Config, opts LiveOptions) (*Live, e
 func (l *Live) startWorld(f *os.File, name string) error {
 	hdr := Header(l.scn, l.cfg)
 	state := trace.NewState(hdr)
-	var sink trace.Sink = state
+	l.fold = &foldSink{st: state}
+	var sink trace.Sink = l.fold
 	var rec *trace.Recorder
 	if f != nil {
 		var err error
@@ -97,7 +101,7 @@ func (l *Live) startWorld(f *os.File, name string) error {
 			f.Close()
 			return err
 		}
-		sink = trace.Multi(state, rec)
+		sink = trace.Multi(l.fold, rec)
 	}
 	w, err := netsim.New(l.cfg, sink)
 	if err != nil {
@@ -117,9 +121,10 @@ func (l *Live) startWorld(f *os.File, name string) error {
 func (l *Live) waiting() bool { return len(l.cmds) > 0 }
 
 const (
-	frame     = 33 * time.Millisecond // the snapshot rate: ~30 a second
-	maxSlice  = 50 * time.Millisecond // virtual time per slice at most
-	wallSlice = 20 * time.Millisecond // wall time spent computing per frame
+	frame     = 50 * time.Millisecond  // the snapshot rate: 20 a second, the dashboard's
+	idleFrame = 500 * time.Millisecond // the same, with nothing pending
+	maxSlice  = 50 * time.Millisecond  // virtual time per slice at most
+	wallSlice = 20 * time.Millisecond  // wall time spent computing per frame
 	// maxLagWall is how much wall time's worth of virtual time (at the speed
 	// chosen) a slow machine may owe: at ×1 one virtual second, at ×1000 a
 	// thousand, so that a fast speed is not capped by what one frame may owe
@@ -137,6 +142,15 @@ func (l *Live) loop() {
 	defer close(l.exited)
 	tick := time.NewTicker(frame)
 	defer tick.Stop()
+	period := frame
+	// a world with nothing pending only moves its clock: a frame a half second
+	// is enough, until a command may have given it something to do
+	setPeriod := func(d time.Duration) {
+		if d != period {
+			period = d
+			tick.Reset(d)
+		}
+	}
 	last := time.Now()
 	for {
 		// A command (a key) goes before the next frame's computing, which may hold
@@ -144,6 +158,7 @@ func (l *Live) loop() {
 		select {
 		case f := <-l.cmds:
 			f()
+			setPeriod(frame)
 			continue
 		default:
 		}
@@ -161,9 +176,11 @@ func (l *Live) loop() {
 			return
 		case f := <-l.cmds:
 			f()
+			setPeriod(frame)
 		case <-l.wake:
 			last = time.Now() // the pause does not count as elapsed time
 			l.pace.restart(last, l.w.Now())
+			setPeriod(frame)
 		case now := <-frames:
 			el := max(now.Sub(last), 0)
 			last = now
@@ -175,6 +192,11 @@ func (l *Live) loop() {
 				l.pace.frame(time.Now(), l.w.Now(), speed, l.lag)
 			}
 			l.publish()
+			if _, pending := l.w.NextTime(); pending || l.bg != nil {
+				setPeriod(frame)
+			} else {
+				setPeriod(idleFrame)
+			}
 		}
 	}
 }
@@ -245,6 +267,18 @@ func (l *Live) stepCap() time.Duration {
 	return max(time.Microsecond, maxSlice*2000/time.Duration(max(l.w.Pending(), 2000)))
 }
 
+// foldSink folds events into a State and counts them: a frame in which nothing
+// happened publishes its picture without copying the state again.
+type foldSink struct {
+	st *trace.State
+	n  uint64
+}
+
+func (f *foldSink) Record(e *trace.Event) {
+	f.st.Apply(e)
+	f.n++
+}
+
 // deadlineNodes is the largest cluster whose timers a snapshot carries for the
 // timeout bars: a detector's next suspicion is found among all its peers, and no
 // screen shows the bars of more nodes.
@@ -253,17 +287,26 @@ const deadlineNodes = 256
 // publish stores the picture of now. Its time is the world's clock, not the last
 // event's, and it says when nothing is pending.
 func (l *Live) publish() {
-	s := l.state.Snapshot()
 	now := l.w.Now()
-	s.T = max(s.T, now.Microseconds())
 	_, pending := l.w.NextTime()
-	s.Idle = !pending
-	if len(s.Nodes) <= deadlineNodes {
-		for i := range s.Nodes {
-			s.Nodes[i].Status.Deadline = l.w.Deadline(s.Nodes[i].ID)
+	if prev := l.snap.Load(); prev != nil && l.fold.n == l.published && prev.Idle == !pending {
+		// nothing happened since the last picture: the same one, later (its
+		// slices are shared, and no one writes to a published picture)
+		s := *prev
+		s.T = max(s.T, now.Microseconds())
+		l.snap.Store(&s)
+	} else {
+		s := l.state.Snapshot()
+		s.T = max(s.T, now.Microseconds())
+		s.Idle = !pending
+		if len(s.Nodes) <= deadlineNodes {
+			for i := range s.Nodes {
+				s.Nodes[i].Status.Deadline = l.w.Deadline(s.Nodes[i].ID)
+			}
 		}
+		l.snap.Store(s)
+		l.published = l.fold.n
 	}
-	l.snap.Store(s)
 	if l.rec != nil {
 		// A paused world records nothing more: what it did so far goes to the
 		// file now, not when a batch fills.

@@ -161,7 +161,7 @@ func speedText(x float64) string {
 // rate it really runs at beside it ("×0.13 of ×1, behind"), in the warning style.
 func rateText(st *Styles, h headerState) string {
 	if h.behind && !h.paused && h.speed > 0 {
-		return st.Header.Render(" ") + st.Warn.Render(st.Lang.F("tui.hdr.behind", rateNum(h.rate), speedText(h.speed)))
+		return st.Header.Render(" ") + st.Paused.Render(st.Lang.F("tui.hdr.behind", rateNum(h.rate), speedText(h.speed)))
 	}
 	return st.Header.Render(" " + speedText(h.speed))
 }

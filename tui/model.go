@@ -29,7 +29,8 @@ type Options struct {
 	// File is the recording being replayed, shown in the header in replay mode.
 	File string
 	// FPS is how many times a second the dashboard pulls a snapshot and redraws
-	// (default and maximum 30).
+	// (default 20, at most 30): a redraw is a few per cent of a core, and the eye
+	// does not tell 20 from 30 on a dashboard.
 	FPS int
 	// Input and Output replace the terminal (tests); nil means stdin and stdout.
 	Input  io.Reader
@@ -60,7 +61,10 @@ func Run(c Controller, opts Options) error {
 }
 
 func fps(o Options) int {
-	if o.FPS <= 0 || o.FPS > 30 {
+	switch {
+	case o.FPS <= 0:
+		return 20
+	case o.FPS > 30:
 		return 30
 	}
 	return o.FPS
@@ -161,6 +165,10 @@ type Model struct {
 	view     nodesView
 
 	lay layout
+	bar struct { // the key bar as last made
+		key   barKey
+		lines []string
+	}
 
 	// frame is the last screen rendered; dirty says it must be drawn again
 	frame string
@@ -175,12 +183,13 @@ func New(c Controller, opts Options) *Model {
 	st := opts.Styles
 	if st == nil {
 		st = DefaultStyles()
-	}
-	if opts.Lang != st.Lang {
+	} else {
+		// the model's own copy: it caches its pens
 		c := *st
-		c.Lang = opts.Lang
+		c.pensOf = nil
 		st = &c
 	}
+	st.Lang = opts.Lang
 	hm := help.New()
 	hm.Styles = st.Help
 	m := &Model{
@@ -226,14 +235,23 @@ func (m *Model) hideHeartbeats(hide bool) {
 // Init starts the tick.
 func (m *Model) Init() tea.Cmd { return m.tick() }
 
-// pausedTick is the tick while a live session is paused: nothing changes but the
-// status line, so a paused dashboard does next to no work.
+// pausedTick is the tick while a live session is paused or idle: nothing changes
+// but the status line and the clock, so such a dashboard does next to no work.
 const pausedTick = 250 * time.Millisecond
+
+// idleTick is the tick while a live session runs with nothing pending: the clock
+// moves, once a second, and a key is answered at once all the same.
+const idleTick = time.Second
 
 func (m *Model) tick() tea.Cmd {
 	d := time.Second / time.Duration(fps(m.opts))
-	if (m.hs.paused || m.hs.stopped != "") && m.seek == nil {
+	switch {
+	case m.seek != nil:
+	case m.hs.paused || m.hs.stopped != "":
 		d = pausedTick
+	case m.snap != nil && m.snap.Idle:
+		// running with nothing pending: only the clock moves
+		d = idleTick
 	}
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
@@ -866,6 +884,23 @@ func (m *Model) bottomLines() []string {
 // keyBar is the help: the full table after `?`, else one line that always ends
 // with `? help • q quit`, however narrow the terminal, dropping other keys first.
 func (m *Model) keyBar() []string {
+	k := barKey{m.w, m.h, m.focus, m.help.ShowAll, m.helpPage}
+	if m.bar.lines == nil || m.bar.key != k {
+		m.bar.key, m.bar.lines = k, m.makeKeyBar()
+	}
+	return m.bar.lines
+}
+
+// barKey is what the key bar depends on: it is made again only when that changes
+// (it is a tenth of a frame).
+type barKey struct {
+	w, h     int
+	focus    paneID
+	all      bool
+	helpPage int
+}
+
+func (m *Model) makeKeyBar() []string {
 	hk := m.helpKeys()
 	if m.help.ShowAll {
 		pages := m.helpPages()

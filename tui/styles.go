@@ -62,6 +62,32 @@ type Styles struct {
 	Groups []color.Color
 
 	Help help.Styles
+
+	// pensOf is the pens of the styles drawn most, made on first use
+	pensOf *stylePens
+}
+
+// stylePens are the pens of the styles drawn most: borders, titles and the
+// timeline's cells.
+type stylePens struct {
+	border, borderFocused, title, titleFocused pen
+	muted, lane, arrow, dropped, event, marker pen
+	lead, down, spark                          pen
+}
+
+// pens are the styles' pens. A model owns its Styles (New copies them), and draws
+// from one goroutine.
+func (st *Styles) pens() *stylePens {
+	if st.pensOf == nil {
+		st.pensOf = &stylePens{
+			border: penOf(st.Border), borderFocused: penOf(st.BorderFocused),
+			title: penOf(st.Title), titleFocused: penOf(st.TitleFocused),
+			muted: penOf(st.Muted), lane: penOf(st.Lane), arrow: penOf(st.Arrow),
+			dropped: penOf(st.Dropped), event: penOf(st.Event), marker: penOf(st.Marker),
+			lead: penOf(st.Lead), down: penOf(st.Down), spark: penOf(st.Spark),
+		}
+	}
+	return st.pensOf
 }
 
 // DefaultStyles is the dashboard's palette, chosen to read on dark and light
@@ -158,10 +184,10 @@ func boxWithFooter(st *Styles, title, footer string, lines []string, w, h int, f
 	if w < 2 || h < 2 {
 		return blank(w, h)
 	}
-	bs, ts := st.Border, st.Title
+	bs, ts := st.pens().border, st.pens().title
 	if focused {
 		// marked, not only coloured: a monochrome terminal shows it too
-		bs, ts, title = st.BorderFocused, st.TitleFocused, "▸ "+title
+		bs, ts, title = st.pens().borderFocused, st.pens().titleFocused, "▸ "+title
 	}
 	inner := w - 2
 	var b strings.Builder
@@ -170,13 +196,13 @@ func boxWithFooter(st *Styles, title, footer string, lines []string, w, h int, f
 	if title != "" && inner > 4 {
 		t := ansi.Truncate(" "+title+" ", inner-1, "…")
 		tw := ansi.StringWidth(t)
-		b.WriteString(bs.Render("╭─"))
-		b.WriteString(ts.Render(t))
-		b.WriteString(bs.Render(strings.Repeat(top, max(0, inner-1-tw)) + "╮"))
+		b.WriteString(bs.paint("╭─"))
+		b.WriteString(ts.paint(t))
+		b.WriteString(bs.paint(strings.Repeat(top, max(0, inner-1-tw)) + "╮"))
 	} else {
-		b.WriteString(bs.Render("╭" + strings.Repeat(top, inner) + "╮"))
+		b.WriteString(bs.paint("╭" + strings.Repeat(top, inner) + "╮"))
 	}
-	side := bs.Render("│")
+	side := bs.paint("│")
 	for i := 0; i < h-2; i++ {
 		b.WriteByte('\n')
 		b.WriteString(side)
@@ -190,11 +216,11 @@ func boxWithFooter(st *Styles, title, footer string, lines []string, w, h int, f
 	b.WriteByte('\n')
 	if fw := ansi.StringWidth(footer); fw > 0 && inner > 4 {
 		f := ansi.Truncate(" "+footer+" ", inner-1, "…")
-		b.WriteString(bs.Render("╰─"))
+		b.WriteString(bs.paint("╰─"))
 		b.WriteString(f)
-		b.WriteString(bs.Render(strings.Repeat("─", max(0, inner-1-ansi.StringWidth(f))) + "╯"))
+		b.WriteString(bs.paint(strings.Repeat("─", max(0, inner-1-ansi.StringWidth(f))) + "╯"))
 	} else {
-		b.WriteString(bs.Render("╰" + strings.Repeat("─", inner) + "╯"))
+		b.WriteString(bs.paint("╰" + strings.Repeat("─", inner) + "╯"))
 	}
 	return b.String()
 }
@@ -210,4 +236,29 @@ func blank(w, h int) string {
 		lines[i] = line
 	}
 	return strings.Join(lines, "\n")
+}
+
+// pen is a style reduced to the escape sequences it puts around a run of text:
+// painting with it is two string joins, where lipgloss's Render measures, pads and
+// wraps its text anew on every call (a third of a frame, drawing the timeline and
+// the borders a segment at a time). Only for styles that set colours and
+// attributes, never a width, padding, margin or border, and only for text without
+// a newline or a tab: then pen(s).paint(t) is s.Render(t) (TestPens).
+type pen struct{ pre, post string }
+
+func penOf(s lipgloss.Style) pen {
+	r := s.Render("x")
+	i := strings.IndexByte(r, 'x')
+	if i < 0 {
+		return pen{}
+	}
+	return pen{r[:i], r[i+1:]}
+}
+
+// paint is text in the pen's style.
+func (p pen) paint(text string) string {
+	if p.pre == "" || text == "" {
+		return text
+	}
+	return p.pre + text + p.post
 }

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -174,15 +172,16 @@ func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 		col[s.Nodes[i].ID] = i*colW + colW/2
 		down[i] = !s.Nodes[i].Up
 	}
-	styles := [...]lipgloss.Style{
-		clBlank: lipgloss.NewStyle(),
-		clLane:  st.Lane,
-		clArrow: st.Arrow,
-		clDrop:  st.Dropped,
-		clEvent: st.Event,
-		clText:  st.Marker,
-		clLead:  st.Lead,
-		clDown:  st.Down,
+	pn := st.pens()
+	styles := [...]pen{
+		clBlank: {},
+		clLane:  pn.lane,
+		clArrow: pn.arrow,
+		clDrop:  pn.dropped,
+		clEvent: pn.event,
+		clText:  pn.marker,
+		clLead:  pn.lead,
+		clDown:  pn.down,
 	}
 	render := func(cv *tlCanvas) string {
 		var b strings.Builder
@@ -193,7 +192,7 @@ func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 				if cv.c[start] == clBlank {
 					b.WriteString(seg)
 				} else {
-					b.WriteString(styles[cv.c[start]].Render(seg))
+					b.WriteString(styles[cv.c[start]].paint(seg))
 				}
 				start = i
 			}
@@ -227,7 +226,7 @@ func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 		}
 		hdr.text(i*colW+colW/2-(len(id)-1)/2, id, c)
 	}
-	lines := []string{st.Muted.Render(pad(st.T("tui.tl.time"), timeW)) + render(hdr)}
+	lines := []string{pn.muted.paint(pad(st.T("tui.tl.time"), timeW)) + render(hdr)}
 	if k < n {
 		title += " · " + st.Lang.F("tui.tl.kofn", k, n)
 	}
@@ -267,7 +266,7 @@ func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 				cv.text(1, "┄ "+r.m.Text+" ┄", clLead)
 			}
 		}
-		lines = append(lines, st.Muted.Render(leftPad(fmtT(t), timeW-1)+" ")+render(cv))
+		lines = append(lines, pn.muted.paint(leftPad(fmtT(t), timeW-1)+" ")+render(cv))
 	}
 	return box(st, title, lines, p.w, p.h, p.focused)
 }

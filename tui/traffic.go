@@ -1,11 +1,11 @@
 package tui
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
-	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -175,14 +175,11 @@ func (p *trafficPane) View(s *trace.Snapshot) string {
 		}
 		label := pad(strconv.Itoa(int(cur))+" msg/s", 11)
 		sw := max(1, iw-len(label))
-		sl := sparkline.New(sw, sh, sparkline.WithStyle(st.Spark))
 		data := s.Rate
 		if len(data) > sw {
 			data = data[len(data)-sw:]
 		}
-		sl.PushAll(data)
-		sl.Draw()
-		for i, l := range strings.Split(sl.View(), "\n") {
+		for i, l := range sparkline(st, data, sw, sh) {
 			if i == sh-1 {
 				lines = append(lines, label+l)
 			} else {
@@ -231,6 +228,37 @@ func (p *trafficPane) View(s *trace.Snapshot) string {
 	}
 	return box(st, st.T("tui.title.traffic"), lines, p.w, p.h, p.focused)
 }
+
+// sparkline draws data as columns of block elements, w cells wide and h lines
+// tall, the newest value at the right edge and the largest at the top: a column
+// of height v·h/max in eighths of a cell.
+func sparkline(st *Styles, data []float64, w, h int) []string {
+	top := 1.0
+	for _, v := range data {
+		top = max(top, v)
+	}
+	rows := make([][]rune, h)
+	for y := range rows {
+		rows[y] = []rune(strings.Repeat(" ", w))
+	}
+	off := w - len(data)
+	for i, v := range data {
+		eighths := int(math.Round(max(v, 0) / top * float64(h) * 8))
+		for y := 0; y < h && eighths > 0; y++ {
+			rows[h-1-y][off+i] = blocks[min(eighths, 8)]
+			eighths -= 8
+		}
+	}
+	out := make([]string, h)
+	pn := st.pens().spark
+	for y, r := range rows {
+		out[y] = pn.paint(string(r))
+	}
+	return out
+}
+
+// blocks are the lower block elements by eighths.
+var blocks = [9]rune{' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'}
 
 // feedLine is "  3.214s n1 → n3 HEARTBEAT ✓" or "… ✗ loss".
 func (p *trafficPane) feedLine(e *trace.Event) string {
