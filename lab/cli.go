@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clusterlab/clusterlab/algos"
 	_ "github.com/clusterlab/clusterlab/algos/all"
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim"
@@ -168,74 +167,6 @@ func (c *simCmd) Run() error {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-type presetsCmd struct {
-	Notes bool `help:"${help_presets_notes}"`
-}
-
-// Run lists the presets by chapter of the course: failure detectors, election,
-// mutual exclusion.
-func (c presetsCmd) Run() error {
-	byFamily := map[algos.Family][]string{}
-	for _, name := range presets.Names() {
-		s, err := presets.Load(name)
-		if err != nil {
-			return err
-		}
-		if c.Notes {
-			if s.Source != "" {
-				fmt.Printf("%-26s %s\n", name, ui.Phrase(s.Source))
-			}
-			continue
-		}
-		desc := strings.Join(strings.Fields(ui.Preset(name, s.Description)), " ")
-		if r := []rune(desc); len(r) > 90 {
-			desc = string(r[:87]) + "..."
-		}
-		spec, _ := algos.Lookup(s.Algorithm)
-		byFamily[spec.Family] = append(byFamily[spec.Family], fmt.Sprintf("  %-26s %-14s %s", name, s.Algorithm, desc))
-	}
-	if c.Notes {
-		return nil
-	}
-	for i, f := range []algos.Family{algos.Detector, algos.Election, algos.Mutex} {
-		if i > 0 {
-			fmt.Println()
-		}
-		fmt.Printf("%s:\n%s\n", ui.Family(string(f)), strings.Join(byFamily[f], "\n"))
-	}
-	return nil
-}
-
-type algosCmd struct{}
-
-func (algosCmd) Run() error {
-	for _, s := range algos.All() {
-		fam := ui.Family(string(s.Family))
-		fw := 9 + len(fam) - len([]rune(fam)) // fmt pads bytes; eleição is 7 runes, 8 bytes
-		fmt.Printf("%-14s %-*s %s\n", s.Name, fw, fam, ui.Algo(s.Name, s.Description))
-		msgs := strings.Join(s.Messages, ", ")
-		if msgs == "" {
-			msgs = ui.T("algos.nomessages")
-		}
-		fmt.Printf("%-14s %-9s %s\n", "", "", ui.F("algos.source", ui.Phrase(s.Source), msgs))
-		for _, p := range s.Params {
-			doc := ui.Phrase(p.Doc)
-			if lo, hi, ok := p.Bounds(); ok {
-				r := ui.F("algos.range", lo, hi)
-				if hi == "" {
-					r = ui.F("algos.atleast", lo)
-				}
-				if p.Unit != "" {
-					r += " " + ui.Phrase(p.Unit)
-				}
-				doc += " (" + r + ")"
-			}
-			fmt.Printf("%-14s %-9s   %s = %q: %s\n", "", "", p.Name, p.Default, doc)
-		}
-	}
-	return nil
 }
 
 // ui is the language people read, chosen in main before any command runs.

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,14 +53,30 @@ func TestPresetsByChapter(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("presets --notes exits %d:\n%s", code, out)
 	}
+	// Sections are lines of their own (notes 003, "Algoritmo do YoYo"); the
+	// presets under each are indented.
 	var listed []string
+	section := map[string]string{}
+	head := ""
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if !strings.Contains(line, "notes") {
-			t.Errorf("presets --notes: %q names no section of the notes", line)
+		if !strings.HasPrefix(line, " ") {
+			if !strings.HasPrefix(line, "notes ") || !strings.Contains(line, `"`) {
+				t.Errorf("presets --notes: %q is no section of the notes", line)
+			}
+			head = line
+			continue
 		}
-		listed = append(listed, strings.Fields(line)[0])
+		name := strings.Fields(line)[0]
+		listed = append(listed, name)
+		section[name] = head
 	}
+	slices.Sort(listed)
 	if strings.Join(listed, " ") != strings.Join(withSource, " ") || len(listed) < 10 {
 		t.Errorf("presets --notes lists %v, want %v", listed, withSource)
+	}
+	for _, name := range []string{"yoyo-bridge", "yoyo-bridge-cut", "yoyo-bridge-split"} {
+		if got := section[name]; got != `notes 003, "Algoritmo do YoYo"` {
+			t.Errorf("presets --notes lists %s under %q, want the Yo-Yo section", name, got)
+		}
 	}
 }

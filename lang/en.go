@@ -483,8 +483,6 @@ var en = map[string]string{
 	"md.col.metric":          "metric",
 	"md.col.formula":         "formula",
 	"md.col.source":          "source",
-	"md.msgtimes":            "message times",
-	"md.atmost":              "at most %s",
 	"md.until":               ", until %s",
 	"md.window.whole":        "the whole trace",
 	"md.window.end":          "the end",

@@ -476,8 +476,6 @@ var es = map[string]string{
 	"md.col.metric":          "métrica",
 	"md.col.formula":         "fórmula",
 	"md.col.source":          "fuente",
-	"md.msgtimes":            "tiempos de mensaje",
-	"md.atmost":              "como máximo %s",
 	"md.until":               ", hasta %s",
 	"md.window.whole":        "la traza entera",
 	"md.window.end":          "el final",

@@ -14,7 +14,7 @@ import (
 // parameter's doc and unit, each preset's notes section, and the formula and source
 // of every textbook figure a preset's run carries.
 func TestPhrases(t *testing.T) {
-	var texts []string
+	texts := append([]string(nil), algos.TheoryWords...)
 	for _, s := range algos.All() {
 		texts = append(texts, s.Source)
 		for _, p := range s.Params {
@@ -26,7 +26,11 @@ func TestPhrases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		texts = append(texts, sc.Source)
+		if _, _, detail, ok := sc.Section(); ok {
+			texts = append(texts, detail) // presets --notes shows it under its section
+		} else {
+			texts = append(texts, sc.Source)
+		}
 		_, cfg, err := session.Open(session.Source{Preset: name})
 		if err != nil {
 			t.Fatal(err)
@@ -46,8 +50,11 @@ func TestPhrases(t *testing.T) {
 			}
 		}
 	}
-	if got := lang.Pt.Phrase("3N−1 (one starter, the maximum's successor): the ELECTION part"); got != "3N−1 (um iniciador, o sucessor do máximo): a parte de ELECTION" {
-		t.Errorf("pt ELECTION part = %q", got)
+	if got := lang.Pt.Phrase("ELECTION messages (one starter, the maximum's successor)"); got != "mensagens ELECTION (um iniciador, o sucessor do máximo)" {
+		t.Errorf("pt label of what and when = %q", got)
+	}
+	if got := lang.Es.Phrase("ELECTION messages (a case nobody translated)"); got != "ELECTION messages (a case nobody translated)" {
+		t.Errorf("a label whose case has no translation shows %q, want its English", got)
 	}
 	if got := lang.En.Phrase("heartbeat period"); got != "heartbeat period" {
 		t.Errorf("en = %q", got)

@@ -476,8 +476,6 @@ var pt = map[string]string{
 	"md.col.metric":          "métrica",
 	"md.col.formula":         "fórmula",
 	"md.col.source":          "fonte",
-	"md.msgtimes":            "tempos de mensagem",
-	"md.atmost":              "no máximo %s",
 	"md.until":               ", até %s",
 	"md.window.whole":        "o trace inteiro",
 	"md.window.end":          "o fim",

@@ -44,7 +44,10 @@ type Monitors struct {
 	// that walks the logical ring; twice the eccentricity of the first node on a
 	// graph, a bound on its diameter; 1 hop on a mesh), each taking the longest
 	// delay after GST (the latency's max, at most Δ). A 4,000-node ring with 1 ms
-	// links gets 12 s.
+	// links gets 12 s. Before any leader has been seen, the watch starts with the
+	// first election a process counts, and no-leader is raised only once no status
+	// has changed for Settle: the election has stalled (yoyo-bridge-cut), not
+	// merely taken long.
 	Settle time.Duration
 	// Starvation is how long a request for the critical section may wait.
 	Starvation time.Duration

@@ -118,6 +118,12 @@ type monitors struct {
 
 	hops       int // announceHops, once known
 	leaderSeen bool
+	// started is set once a live process counts an election it started, before
+	// any leader is seen; changed is when a process's status last changed. An
+	// election that has started, has no leader and has changed nothing for a
+	// settle time has stalled: no-leader says so (a slow one is left alone).
+	started    bool
+	changed    time.Duration
 	split      episode
 	noLeader   episode
 	agreed     node.ID // the leader all live processes agree on, or None
@@ -218,7 +224,14 @@ func (m *monitors) run(c check) {
 			m.split.alert = m.alert("split-brain", fmt.Sprintf("%s live nodes lead at once: %s", count(len(ls)), nodeList(ls, len(ls))))
 		}
 	case chNoLeader:
-		if m.noLeader.active && m.noLeader.id == c.episode && !m.noLeader.alert.open() {
+		if !m.noLeader.active || m.noLeader.id != c.episode || m.noLeader.alert.open() {
+			break
+		}
+		if quiet := w.now - m.changed; !m.leaderSeen && quiet < m.settle() {
+			// No leader yet, but the election is still moving: look again once
+			// it has been quiet for a settle time.
+			m.schedule(w.now+m.settle()-quiet, chNoLeader, 0, c.episode)
+		} else {
 			m.noLeader.alert = m.alert("no-leader", "live nodes do not agree on a live leader: "+m.views())
 		}
 	case chStarve:
@@ -361,6 +374,10 @@ func (m *monitors) status(p *proc, old node.Status) {
 	if p.up && p.status.Leader != node.None {
 		m.leaderSeen = true
 	}
+	if c, ok := p.status.Counter("elections"); ok && c > 0 && p.up {
+		m.started = true
+	}
+	m.changed = m.w.now
 	m.leadership(p.status.Term, old.Term)
 	m.suspicions(p, old)
 	m.critical(p, old)
@@ -411,7 +428,7 @@ func (m *monitors) gst() {
 // that touched terms t1 and t2 (for algorithms with terms).
 func (m *monitors) leadership(t1, t2 int64) {
 	w := m.w
-	if !m.leaderSeen {
+	if !m.leaderSeen && !m.started {
 		return
 	}
 	if m.terms {

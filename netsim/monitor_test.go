@@ -254,8 +254,9 @@ func TestSplitBrainAndNoLeaderClear(t *testing.T) {
 }
 
 // puppet is an algorithm whose status the test sets by requests: "lead", "follow
-// nX", "none", "term K", "want", "hold", "release", "suspect nX", "trust nX". It
-// lets each monitor be driven into and out of its condition exactly.
+// nX", "none", "term K", "want", "hold", "release", "suspect nX", "trust nX",
+// "elect" (counts an election it started). It lets each monitor be driven into
+// and out of its condition exactly.
 type puppet struct{ st node.Status }
 
 func (p *puppet) Step(env *node.Env, ev node.Event) {
@@ -284,6 +285,9 @@ func (p *puppet) Step(env *node.Env, ev node.Event) {
 		p.st.Suspects = append(slices.Clone(p.st.Suspects), id)
 	case "trust":
 		p.st.Suspects = slices.DeleteFunc(slices.Clone(p.st.Suspects), func(q node.ID) bool { return q == id })
+	case "elect":
+		n, _ := p.st.Counter("elections")
+		p.st.Counters = []node.Counter{{Name: "elections", Value: n + 1}}
 	}
 }
 
@@ -365,6 +369,18 @@ func TestAlertLifecycles(t *testing.T) {
 			"4s alert no-leader: live nodes do not agree on a live leader: n2→n2, n3→n1",
 			"9s cleared no-leader (alert of 4s): no leader over after 5.00 s: every live node follows n2",
 		},
+	}, {
+		name:  "an election that stalls before any leader is seen",
+		n:     3,
+		steps: []string{"1s n1 elect", "1500ms n2 elect"},
+		want: []string{
+			"4.5s alert no-leader: live nodes do not agree on a live leader: n1→-, n2→-, n3→-",
+		},
+	}, {
+		name:  "a slow election that keeps moving is left alone",
+		n:     3,
+		steps: []string{"1s n1 elect", "3s n2 elect", "5s n3 elect", "7s n1 lead", "7s n2 follow n1", "7s n3 follow n1"},
+		want:  nil,
 	}, {
 		name:  "two leaders of one term",
 		n:     3,

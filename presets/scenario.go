@@ -801,11 +801,7 @@ func (s *Scenario) figures(cfg netsim.Config) []trace.Figure {
 	if err != nil {
 		return nil // a scenario that resolved has parameters its theory reads
 	}
-	out := make([]trace.Figure, len(th))
-	for i, t := range th {
-		out[i] = trace.Figure{Metric: t.Metric, Unit: t.Unit, Bound: t.Bound, Label: t.Label, Source: t.Source, Value: t.Value}
-	}
-	return out
+	return th
 }
 
 // FromJSON reads a scenario back from a trace header and checks it again.

@@ -30,6 +30,7 @@ func (s *Scenario) Theory(cfg netsim.Config) ([]algos.Theory, error) {
 				continue
 			}
 			t.Value *= tc.Delay.Seconds()
+			t.Low *= tc.Delay.Seconds()
 			t.Unit = "s"
 		}
 		out = append(out, t)

@@ -82,7 +82,7 @@ func (p *Plan) figures(results []Result) []figure {
 			pt.lo, pt.hi = min(pt.lo, st.min), max(pt.hi, st.max)
 			pt.n++
 			if len(st.figures) > 0 {
-				pt.label = st.figures[0].Label
+				pt.label = st.figures[0].Statement(nil)
 			}
 		}
 		for _, name := range order {

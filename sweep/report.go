@@ -102,15 +102,7 @@ func (p *Plan) sources(results []Result) []string {
 	for _, st := range p.cellStats(results) {
 		for _, col := range p.Columns {
 			for _, t := range st[col].figures {
-				bound := "="
-				if t.Bound == "max" {
-					bound = "≤"
-				}
-				unit := ""
-				if t.Unit == "s" {
-					unit = " message times, in seconds"
-				}
-				line := fmt.Sprintf("`%s` %s %s%s — %s", col, bound, t.Label, unit, t.Source)
+				line := fmt.Sprintf("`%s` %s — %s", col, t.Statement(nil), t.Source)
 				if !slices.Contains(out, line) {
 					out = append(out, line)
 				}

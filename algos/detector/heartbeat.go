@@ -268,7 +268,7 @@ func init() {
 		Name:        "heartbeat-dp",
 		Family:      algos.Detector,
 		Description: "◊P by heartbeats: one timeout per peer that grows by Δ after each false suspicion",
-		Source:      "course notes, ch. 5 (push variant of Alg. 5.1); Chandra & Toueg 1996",
+		Source:      `course notes 000, "Algoritmo 5.1" (its push variant); Chandra & Toueg 1996`,
 		Messages:    []string{MsgHeartbeat},
 		Params: []algos.Param{
 			{Name: "interval", Default: "100ms", Doc: "heartbeat period"},

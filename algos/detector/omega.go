@@ -110,7 +110,7 @@ func init() {
 		Name:        "omega",
 		Family:      algos.Detector,
 		Description: "Ω on ◊P: the leader is the lowest (or highest) unsuspected id",
-		Source:      "course notes, Alg. 5.2; Chandra, Hadzilacos & Toueg 1996",
+		Source:      `course notes 000, "Algoritmo 5.2"; Chandra, Hadzilacos & Toueg 1996`,
 		Messages:    []string{MsgHeartbeat, MsgTestReq, MsgTestRep},
 		Params: append(FDParams(KindHeartbeat),
 			algos.Param{Name: "criterion", Default: CriterionMin, Doc: `"min": lowest unsuspected id; "max": highest ("max of the alive")`}),

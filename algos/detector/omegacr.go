@@ -228,7 +228,7 @@ func init() {
 		Name:        "omega-cr",
 		Family:      algos.Detector,
 		Description: "crash-recovery Ω: heartbeats carry incarnations; the least-crashed, then lowest id, leads",
-		Source:      "course notes, Alg. 5.3; Aguilera, Chen & Toueg 2000",
+		Source:      `course notes 000, "Algoritmo 5.3"; Aguilera, Chen & Toueg 2000`,
 		Messages:    []string{MsgHeartbeat},
 		Params: []algos.Param{
 			{Name: "interval", Default: "100ms", Doc: "initial heartbeat interval (also the window in which candidates are heard)"},

@@ -24,7 +24,7 @@ func TestRegistered(t *testing.T) {
 		if s.Family != algos.Detector {
 			t.Errorf("%s: family %q", name, s.Family)
 		}
-		if !strings.Contains(s.Source, "course notes, Alg. 5") && !strings.Contains(s.Source, "course notes, ch. 5") {
+		if !strings.Contains(s.Source, `course notes 000, "Algoritmo 5.`) {
 			t.Errorf("%s: source %q does not cite the course notes", name, s.Source)
 		}
 		if s.Description == "" || strings.Contains(s.Description, "\n") {

@@ -79,7 +79,7 @@ func init() {
 		Name:        "perfect",
 		Family:      algos.Detector,
 		Description: "P, the perfect failure detector: every live process learns of every crash after exactly `detect`; synchronous runs only",
-		Source:      "Chandra & Toueg 1996 (P); course notes 002 (detetor de falhas perfeito)",
+		Source:      `Chandra & Toueg 1996 (P); course notes 002, "Deteção de falhas"`,
 		Params:      []algos.Param{DetectParam},
 		CrashNotice: ReadDetect,
 		Build: func(c algos.Config) (node.Factory, error) {

@@ -171,7 +171,7 @@ func init() {
 		Name:        "pull-dp",
 		Family:      algos.Detector,
 		Description: "◊P by test request and reply: one monitoring interval that grows by Δ after each mistake",
-		Source:      "course notes, Alg. 5.1; Chandra & Toueg 1996",
+		Source:      `course notes 000, "Algoritmo 5.1"; Chandra & Toueg 1996`,
 		Messages:    []string{MsgTestReq, MsgTestRep},
 		Params: []algos.Param{
 			{Name: "interval", Default: "100ms", Doc: "initial monitoring interval (the timeout for every test)"},

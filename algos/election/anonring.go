@@ -204,7 +204,7 @@ func init() {
 		Name:        "anon-ring",
 		Family:      algos.Election,
 		Description: "the notes' Anel 1 on an anonymous ring: two simultaneous candidates both end Empossado; randomized = true breaks the symmetry (Itai-Rodeh)",
-		Source:      "course notes 003 (Algoritmo do Anel 1); Itai & Rodeh 1990 (randomized); Fokkink 2013, §9.1",
+		Source:      `course notes 003, "Algoritmo do Anel 1"; Itai & Rodeh 1990 (randomized); Fokkink 2013, §9.1`,
 		Messages:    []string{msgVote, msgHabemos},
 		Params: []algos.Param{
 			initiatorsParam("n1", "the notes' first table has one candidate; two at once lose uniqueness"),

@@ -123,8 +123,8 @@ func collectTheory(c algos.TheoryConfig) []algos.Theory {
 		return nil
 	}
 	n := len(c.IDs)
-	return []algos.Theory{{Metric: "sent.COLLECT", Value: float64(len(starters) * n),
-		Label: "N COLLECT per initiator (N² when all start)", Source: "course notes 003 (Algoritmo do Anel 2)"}}
+	return []algos.Theory{{Metric: "sent.COLLECT", Value: float64(len(starters) * n), Formula: "kN",
+		Label: "COLLECT messages, k initiators (N² when all start)", Source: srcCollect}}
 }
 
 func init() {
@@ -132,7 +132,7 @@ func init() {
 		Name:        "collect-ring",
 		Family:      algos.Election,
 		Description: "the notes' Anel 2: every process appends its id to the list and forwards it; the initiator, finding itself in it, picks the smallest id",
-		Source:      "course notes 003 (Algoritmo do Anel 2)",
+		Source:      srcCollect,
 		Messages:    []string{msgCollect},
 		Theory:      collectTheory,
 		Params: []algos.Param{

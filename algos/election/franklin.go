@@ -281,7 +281,7 @@ func init() {
 		Ring:        true,
 		Theory:      franklinTheory,
 		Description: "Franklin's bidirectional ring: in rounds, an active id survives only if larger than the nearest active ids on both sides",
-		Source:      "Franklin 1982 (CACM 25(5)); Santoro, Design and Analysis of Distributed Algorithms, ch. 3 (Stages); course notes 003",
+		Source:      `Franklin 1982 (CACM 25(5)); Santoro, Design and Analysis of Distributed Algorithms, ch. 3 (Stages); course notes 003, "Algoritmo de Franklin"`,
 		Messages:    []string{msgProbe, msgElected},
 		Params: []algos.Param{
 			initiatorsParam("all", "by default every process starts at time 0; a process that is not an initiator is woken by the first PROBE and competes too"),

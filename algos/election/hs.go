@@ -209,8 +209,8 @@ func hsTheory(c algos.TheoryConfig) []algos.Theory {
 	n := len(c.IDs)
 	const src = "Hirschberg & Sinclair 1980"
 	return []algos.Theory{
-		{Metric: "sent.total", Value: float64(8*n*(log2Ceil(n)+1) + n), Bound: "max", Label: "8N(⌈log₂N⌉+1) PROBE and REPLY + N ELECTED", Source: src},
-		{Metric: "sent.ELECTED", Value: float64(n), Label: "N ELECTED", Source: src},
+		{Metric: "sent.total", Value: float64(8*n*(log2Ceil(n)+1) + n), Bound: algos.AtMost, Formula: "8N(⌈log₂N⌉+1)+N", Label: "messages: PROBE and REPLY, then N ELECTED", Source: src},
+		{Metric: "sent.ELECTED", Value: float64(n), Formula: "N", Label: "ELECTED messages", Source: src},
 	}
 }
 
@@ -246,7 +246,7 @@ func init() {
 		Family:      algos.Election,
 		Ring:        true,
 		Description: "Hirschberg-Sinclair tournament on a bidirectional ring: phase k probes 2^k hops both ways; a candidate survives only if it beats everyone within its horizon",
-		Source:      "Hirschberg & Sinclair 1980 (CACM 23(11)); course notes 002 (eleição em anel por torneio)",
+		Source:      `Hirschberg & Sinclair 1980 (CACM 23(11)); course notes 002, "Eleição em anel por torneio"`,
 		Messages:    []string{msgProbe, msgReply, msgElected},
 		Theory:      hsTheory,
 		Params: []algos.Param{

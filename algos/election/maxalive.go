@@ -32,7 +32,7 @@ func init() {
 		Name:        "max-alive",
 		Family:      algos.Election,
 		Description: "the notes' \"Algoritmo do Luís\": on the perfect detector P, the leader is the highest id not known to have crashed; no messages",
-		Source:      "course notes 002 (Algoritmo do \"Luís\"); Chandra & Toueg 1996 (P)",
+		Source:      `course notes 002, "Algoritmo do Luís"; Chandra & Toueg 1996 (P)`,
 		Params:      []algos.Param{detector.DetectParam},
 		CrashNotice: detector.ReadDetect,
 		Build: func(c algos.Config) (node.Factory, error) {

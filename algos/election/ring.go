@@ -450,7 +450,7 @@ func init() {
 		Ring:        true,
 		Theory:      ringTheory,
 		Description: "Chang-Roberts ring: the largest id goes round and wins; a participant flag swallows smaller ids",
-		Source:      "Chang & Roberts 1979 (CACM 22(5)); course notes 001 and 004 (algoritmo de anel)",
+		Source:      `Chang & Roberts 1979 (CACM 22(5)); course notes 001, "Algoritmo de eleição baseado em anel"; course notes 004, "Algoritmo de Anillo"`,
 		Messages:    []string{msgRingElection, msgElected},
 		Params: append([]algos.Param{
 			initiatorsParam("all", "by default every process starts one at time 0 (the quadratic case when ids decrease along the ring)"),

@@ -12,8 +12,9 @@ import (
 // Each one holds only for the case its label names; the others return nothing.
 
 const (
-	srcChangRoberts = "Chang & Roberts 1979; course notes 001 and 004"
-	srcGarciaMolina = "Garcia-Molina 1982; course notes (algoritmo valentão)"
+	srcChangRoberts = `Chang & Roberts 1979; course notes 002, "Eleição em anel"`
+	srcGarciaMolina = `Garcia-Molina 1982; course notes 001, "Algoritmo valentão"; course notes 002, "Algoritmo Bully"`
+	srcCollect      = `course notes 003, "Algoritmo do Anel 2"`
 	srcFranklin     = "Franklin 1982; Santoro 2007, ch. 3"
 	srcYoyo         = "Santoro 2007, ch. 3 (Yo-Yo)"
 )
@@ -37,18 +38,18 @@ func ringTheory(c algos.TheoryConfig) []algos.Theory {
 	n := len(c.IDs)
 	top := slices.Index(c.IDs, maxID(c.IDs))
 	var election int
-	var label string
+	var total, part, when string // the formulas of the total and the ELECTION part
 	switch {
 	case len(starters) == 1:
 		k := (top - slices.Index(c.IDs, starters[0]) + n) % n
 		election = k + n
 		switch k {
 		case n - 1:
-			label = "3N−1 (one starter, the maximum's successor)"
+			total, part, when = "3N−1", "2N−1", "one starter, the maximum's successor"
 		case 0:
-			label = "2N (the maximum starts alone)"
+			total, part, when = "2N", "N", "the maximum starts alone"
 		default:
-			label = "k+2N (one starter k hops before the maximum)"
+			total, part, when = "k+2N", "k+N", "one starter k hops before the maximum"
 		}
 	case len(starters) == n:
 		for i, id := range c.IDs {
@@ -60,19 +61,19 @@ func ringTheory(c algos.TheoryConfig) []algos.Theory {
 		}
 		switch {
 		case slices.IsSortedFunc(c.IDs, func(a, b node.ID) int { return int(b) - int(a) }):
-			label = "N(N+1)/2+N (all start, ids decreasing along the ring)"
+			total, part, when = "N(N+1)/2+N", "N(N+1)/2", "all start, ids decreasing along the ring"
 		case slices.IsSorted(c.IDs):
-			label = "3N−1 (all start, ids increasing: every id but the maximum dies after one hop)"
+			total, part, when = "3N−1", "2N−1", "all start, ids increasing: every id but the maximum dies after one hop"
 		default:
-			label = "Σ hops to the next larger id + N (all start)"
+			total, part, when = "Σ hops+N", "Σ hops", "all start: each id travels to the next larger one"
 		}
 	default:
 		return nil // who is a participant first depends on timing
 	}
 	return []algos.Theory{
-		{Metric: "sent.total", Value: float64(election + n), Label: label, Source: srcChangRoberts},
-		{Metric: "sent.ELECTION", Value: float64(election), Label: label + ": the ELECTION part", Source: srcChangRoberts},
-		{Metric: "sent.ELECTED", Value: float64(n), Label: "N ELECTED", Source: srcChangRoberts},
+		{Metric: "sent.total", Value: float64(election + n), Formula: total, Label: "messages (" + when + ")", Source: srcChangRoberts},
+		{Metric: "sent.ELECTION", Value: float64(election), Formula: part, Label: "ELECTION messages (" + when + ")", Source: srcChangRoberts},
+		{Metric: "sent.ELECTED", Value: float64(n), Formula: "N", Label: "ELECTED messages", Source: srcChangRoberts},
 	}
 }
 
@@ -90,26 +91,26 @@ func bullyTheory(c algos.TheoryConfig) []algos.Theory {
 	}
 	sorted := slices.Sorted(slices.Values(c.IDs))
 	all := len(starters) == n
-	counts := func(e, a, k int, label string) []algos.Theory {
+	counts := func(e, a, k string, ve, va, vk int, when string) []algos.Theory {
 		return []algos.Theory{
-			{Metric: "sent.ELECTION", Value: float64(e), Label: label, Source: srcGarciaMolina},
-			{Metric: "sent.ANSWER", Value: float64(a), Label: label, Source: srcGarciaMolina},
-			{Metric: "sent.COORDINATOR", Value: float64(k), Label: label, Source: srcGarciaMolina},
+			{Metric: "sent.ELECTION", Value: float64(ve), Formula: e, Label: "ELECTION messages (" + when + ")", Source: srcGarciaMolina},
+			{Metric: "sent.ANSWER", Value: float64(va), Formula: a, Label: "ANSWER messages (" + when + ")", Source: srcGarciaMolina},
+			{Metric: "sent.COORDINATOR", Value: float64(vk), Formula: k, Label: "COORDINATOR messages (" + when + ")", Source: srcGarciaMolina},
 		}
 	}
 	if len(c.Crashed) == 0 && all {
 		// Nobody has failed and all start: every process sends ELECTION up and
 		// ANSWER down, and the maximum announces itself: N²−1 in all.
-		return counts(n*(n-1)/2, n*(n-1)/2, n-1, "N(N−1)/2 ELECTION, N(N−1)/2 ANSWER, N−1 COORDINATOR: N²−1 (all start, nobody crashed)")
+		return counts("N(N−1)/2", "N(N−1)/2", "N−1", n*(n-1)/2, n*(n-1)/2, n-1, "all start, nobody crashed: N²−1 in all")
 	}
 	if !slices.Equal(c.Crashed, sorted[n-1:]) {
 		return nil
 	}
 	switch {
 	case len(starters) == 1 && starters[0] == sorted[n-2]:
-		return counts(1, 0, n-2, "1 ELECTION, N−2 COORDINATOR (best case: the second-highest detects)")
+		return counts("1", "0", "N−2", 1, 0, n-2, "best case: the second-highest detects")
 	case all || (len(starters) == 1 && starters[0] == sorted[0]):
-		return counts(n*(n-1)/2, (n-1)*(n-2)/2, n-2, "N(N−1)/2 ELECTION, (N−1)(N−2)/2 ANSWER, N−2 COORDINATOR: N²−N−1 (worst case: the lowest detects, or all do)")
+		return counts("N(N−1)/2", "(N−1)(N−2)/2", "N−2", n*(n-1)/2, (n-1)*(n-2)/2, n-2, "worst case, the lowest detects, or all do: N²−N−1 in all")
 	}
 	return nil
 }
@@ -119,14 +120,14 @@ func log2Ceil(n int) int { return bits.Len(uint(n - 1)) }
 
 // franklinTheory bounds Franklin's rounds: each round at least halves the active
 // processes, so at most ⌈log₂N⌉+1 rounds (the last finds itself alone), each with 2
-// PROBE per active process, at most 2N.
+// PROBE per active process, at most 2N a round and 2N(⌈log₂N⌉+1) in all.
 func franklinTheory(c algos.TheoryConfig) []algos.Theory {
 	n := len(c.IDs)
 	r := log2Ceil(n) + 1
 	return []algos.Theory{
-		{Metric: "rounds", Value: float64(r), Bound: "max", Label: "⌈log₂N⌉+1 rounds", Source: srcFranklin},
-		{Metric: "sent.PROBE", Value: float64(2 * n * r), Bound: "max", Label: "2N PROBE per round", Source: srcFranklin},
-		{Metric: "sent.ELECTED", Value: float64(n), Label: "N ELECTED", Source: srcFranklin},
+		{Metric: "rounds", Value: float64(r), Bound: algos.AtMost, Formula: "⌈log₂N⌉+1", Label: "rounds", Source: srcFranklin},
+		{Metric: "sent.PROBE", Value: float64(2 * n * r), Bound: algos.AtMost, Formula: "2N(⌈log₂N⌉+1)", Label: "PROBE messages in all (at most 2N a round)", Source: srcFranklin},
+		{Metric: "sent.ELECTED", Value: float64(n), Formula: "N", Label: "ELECTED messages", Source: srcFranklin},
 	}
 }
 
@@ -139,7 +140,7 @@ func franklinTheory(c algos.TheoryConfig) []algos.Theory {
 // figure is tied to the quantity it bounds and never set against the counter.
 func yoyoTheory(c algos.TheoryConfig) []algos.Theory {
 	return []algos.Theory{
-		{Metric: "source_rounds", Value: float64(log2Ceil(len(c.IDs)) + 1), Bound: "max",
-			Label: "⌈log₂N⌉+1: the iteration by which one source is left (the iteration counter, rounds, goes on while pruning)", Source: srcYoyo},
+		{Metric: "source_rounds", Value: float64(log2Ceil(len(c.IDs)) + 1), Bound: algos.AtMost, Formula: "⌈log₂N⌉+1",
+			Label: "the iteration by which one source is left (the iteration counter, rounds, goes on while pruning)", Source: srcYoyo},
 	}
 }

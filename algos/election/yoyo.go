@@ -2,6 +2,7 @@ package election
 
 import (
 	"slices"
+	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
@@ -102,7 +103,17 @@ const (
 //
 // The algorithm tolerates no crash, loss or duplication (Santoro's total
 // reliability): a lost message stalls the election until someone starts a new one
-// (request nX election). A recovered process has lost its links' orientation and
+// (request nX election). A link cut before the setup stalls it in the setup: both
+// ends wait for each other's id for ever.
+//
+// link_timeout (0 = off, Santoro's and the notes' protocol) is an assumption of
+// this lab, not of the protocol: a process that has not heard a neighbour's id
+// within link_timeout of entering the setup takes that link for absent and
+// orients the others without it (each end decides alone; the link stays out for
+// the rest of the epoch, and ELECTED is still flooded on every original link). With
+// the bridge of a graph cut, the two sides then elect a leader each: the notes'
+// "duas eleições concorrentes", the split brain they describe. An id that arrives
+// after its link was given up is ignored. A recovered process has lost its links' orientation and
 // its votes, so it sits out the epoch it was in (asleep, knowing no leader) and
 // joins the next one; it starts nothing itself, since a number it would pick could
 // be one the others are still using.
@@ -136,8 +147,12 @@ type yoyoMsg struct {
 }
 
 type yoyoConfig struct {
-	initiator func(node.ID) bool
+	initiator   func(node.ID) bool
+	linkTimeout time.Duration // 0: wait for every neighbour's id for ever
 }
+
+// timerLink is the setup's wait for the neighbours' ids (link_timeout).
+const timerLink = "yoyo.link"
 
 // Step reacts to one event.
 func (y *Yoyo) Step(env *node.Env, ev node.Event) {
@@ -160,6 +175,10 @@ func (y *Yoyo) Step(env *node.Env, ev node.Event) {
 	case node.Request:
 		if ev.Name == Request {
 			y.start(env)
+		}
+	case node.Timer:
+		if ev.Name == timerLink && y.phase == yySetup {
+			y.giveUp(env)
 		}
 	case node.Deliver:
 		m := ev.Msg
@@ -210,19 +229,35 @@ func (y *Yoyo) setup(env *node.Env) {
 	for _, q := range y.nbrs {
 		env.Send(q, node.Message{Type: msgYoyoID, ID: y.self, Stamp: y.epoch})
 	}
+	if y.cfg.linkTimeout > 0 {
+		env.After(y.cfg.linkTimeout, timerLink)
+	}
 	y.setupDone(env)
 }
 
 func (y *Yoyo) setupDone(env *node.Env) {
 	for i := range y.nbrs {
-		if y.vals[i] == node.None {
+		if y.live[i] && y.vals[i] == node.None {
 			return
 		}
 	}
+	env.Cancel(timerLink)
 	for i := range y.nbrs {
-		y.out[i] = y.vals[i] > y.self // from the smaller id to the larger
+		y.out[i] = y.live[i] && y.vals[i] > y.self // from the smaller id to the larger
 	}
 	y.begin(env)
+}
+
+// giveUp ends a setup that waited link_timeout: every neighbour whose id has not
+// come is dropped from this process's view of the graph.
+func (y *Yoyo) giveUp(env *node.Env) {
+	for i, q := range y.nbrs {
+		if y.live[i] && y.vals[i] == node.None {
+			y.live[i] = false
+			env.Logf("yoyo: no id from %v within link_timeout: link dropped", q)
+		}
+	}
+	y.setupDone(env)
 }
 
 // begin starts the next iteration.
@@ -274,7 +309,7 @@ func (y *Yoyo) handle(env *node.Env, from node.ID, m node.Message) {
 			y.pending = append(y.pending, yoyoMsg{from, m})
 		case m.Term < y.iter || y.vals[i] != node.None:
 			// stale, or a duplicate
-		case y.phase == yySetup:
+		case y.phase == yySetup && y.live[i]:
 			y.vals[i] = m.ID
 			y.setupDone(env)
 		case y.phase == yyDown && y.live[i] && !y.out[i]:
@@ -474,15 +509,19 @@ func init() {
 		Family:      algos.Election,
 		Theory:      yoyoTheory,
 		Description: "Yo-Yo on any connected graph: sources push ids down, sinks vote YES/NO up, NO flips links; pruning leaves one source, the minimum",
-		Source:      "Santoro, Design and Analysis of Distributed Algorithms (2007), ch. 3 (Yo-Yo); course notes 003",
+		Source:      `Santoro, Design and Analysis of Distributed Algorithms (2007), ch. 3 (Yo-Yo); course notes 003, "Algoritmo do YoYo"`,
 		Messages:    []string{msgYoyoID, msgYes, msgNo, msgPrune, msgElected},
 		Params: []algos.Param{
 			initiatorsParam("all", "by default every process starts at time 0; a process that is not an initiator is woken by the first message and joins the setup"),
+			{Name: "link_timeout", Default: "0s", Doc: "a neighbour whose id has not come this long after the setup began is dropped from the process's view of the graph (0s = wait for ever, as the protocol does); an assumption of the lab that lets a cut bridge elect two leaders"},
 		},
 		Build: func(c algos.Config) (node.Factory, error) {
 			cfg := &yoyoConfig{}
 			var err error
 			if cfg.initiator, err = initiatorSet(c); err != nil {
+				return nil, err
+			}
+			if cfg.linkTimeout, err = c.Params.Duration("link_timeout"); err != nil {
 				return nil, err
 			}
 			return func(id node.ID) node.Algorithm { return &Yoyo{self: id, cfg: cfg} }, nil

@@ -241,3 +241,43 @@ func TestYoyoOneInitiatorAndARequest(t *testing.T) {
 func TestYoyoRecoversThroughARequest(t *testing.T) {
 	labFaultsThenRequest(t, "yoyo", "graph", func(int) node.ID { return 1 })
 }
+
+// link_timeout: n2, whose neighbour n9 stays silent (its link is cut), gives up on
+// it after the timeout and orients its other links without it: a source of three
+// links, not four. Without the timeout it would wait in the setup for ever. An id
+// that comes after the link was given up changes nothing.
+func TestYoyoLinkTimeout(t *testing.T) {
+	h := labYoyo(t, 2, []node.ID{5, 8, 7, 9}, map[string]any{"link_timeout": "200ms"})
+	labSends(t, h.Start(), []nodetest.Sent{labTo(5, labID(2, 0, 1)), labTo(8, labID(2, 0, 1)), labTo(7, labID(2, 0, 1)), labTo(9, labID(2, 0, 1))})
+	for _, q := range []node.ID{5, 8, 7} {
+		labSends(t, h.Deliver(q, labID(q, 0, 1)), nil)
+	}
+	labStatus(t, h, "setup", node.None, 1)
+	if d, ok := h.Armed("yoyo.link"); !ok || d != 200*time.Millisecond {
+		t.Fatalf("link timer armed %v for %v, want 200ms", ok, d)
+	}
+	labSends(t, h.Fire("yoyo.link"), []nodetest.Sent{labTo(5, labID(2, 1, 1)), labTo(8, labID(2, 1, 1)), labTo(7, labID(2, 1, 1))})
+	labStatus(t, h, "source", node.None, 1)
+	labSends(t, h.Deliver(9, labID(9, 0, 1)), nil)
+	labSends(t, h.Deliver(9, labVote("NO", 1, 1)), nil) // not a link of its view any more
+
+	// The same setup without the timeout waits for n9: no timer, still in setup.
+	h = labYoyo(t, 2, []node.ID{5, 8, 7, 9}, nil)
+	h.Start()
+	for _, q := range []node.ID{5, 8, 7} {
+		labSends(t, h.Deliver(q, labID(q, 0, 1)), nil)
+	}
+	if _, ok := h.Armed("yoyo.link"); ok {
+		t.Fatal("a link timer without link_timeout")
+	}
+	labStatus(t, h, "setup", node.None, 1)
+
+	// A setup that completes in time cancels the timer.
+	h = labYoyo(t, 2, []node.ID{5, 9}, map[string]any{"link_timeout": "200ms"})
+	h.Start()
+	h.Deliver(5, labID(5, 0, 1))
+	h.Deliver(9, labID(9, 0, 1))
+	if _, ok := h.Armed("yoyo.link"); ok {
+		t.Fatal("the link timer is still armed after every id came")
+	}
+}

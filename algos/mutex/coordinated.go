@@ -269,7 +269,7 @@ func init() {
 		Theory: centralTheory,
 		Description: "central server: one coordinator grants the critical section in FIFO order; " +
 			"an optional lease reclaims the grant from a slow holder",
-		Source:   "course notes 002 (algoritmo do servidor central) and 003 (Coordenador, Lidando com Falhas)",
+		Source:   `course notes 002, "Algoritmo do servidor central"; course notes 003, "Coordenador", "Lidando com Falhas"`,
 		Messages: []string{"REQUEST", "GRANT", "RELEASE"},
 		Params: withWorkload(
 			algos.Param{Name: "coordinator", Default: "", Doc: "the coordinator, such as \"n1\"; empty means the lowest id"},
@@ -283,7 +283,7 @@ func init() {
 		Theory: quorumTheory,
 		Description: "majority quorum: a participant needs GRANT from m > n/2 of n coordinators, " +
 			"which keep grants in volatile memory only and forget them when they crash",
-		Source:   "course notes 003 (Quórum, Perda de memória)",
+		Source:   srcQuorum,
 		Messages: []string{"REQUEST", "GRANT", "RELEASE"},
 		Params: withWorkload(
 			algos.Param{Name: "coordinators", Default: "all", Doc: "the n coordinators: \"all\" or a list such as [\"n1\", \"n2\", \"n3\"]"},

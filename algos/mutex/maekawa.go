@@ -296,7 +296,7 @@ func init() {
 		Theory: maekawaTheory,
 		Description: "Maekawa's voting sets (row ∪ column of a √N grid): REQUEST, VOTE, RELEASE; " +
 			"deadlocks unless deadlock_free adds INQUIRE, RELINQUISH, FAILED",
-		Source:   "Maekawa 1985 (ACM TOCS 3(2)); course notes 002 (algoritmo de Maekawa)",
+		Source:   `Maekawa 1985 (ACM TOCS 3(2)); course notes 002, "Algoritmo de Maekawa"`,
 		Messages: []string{"REQUEST", "VOTE", "RELEASE", "INQUIRE", "RELINQUISH", "FAILED"},
 		Params: withWorkload(
 			algos.Param{Name: "deadlock_free", Default: "false", Doc: "add INQUIRE, RELINQUISH and FAILED, with queues ordered by (timestamp, id)"},

@@ -142,7 +142,7 @@ func init() {
 		Family:      algos.Mutex,
 		Theory:      ricartTheory,
 		Description: "Ricart-Agrawala: multicast a timestamped REQUEST, enter after N−1 REPLYs; replies deferred by (timestamp, id)",
-		Source:      "Ricart & Agrawala 1981 (CACM 24(1)); Lamport 1978 timestamps; course notes 002",
+		Source:      `Ricart & Agrawala 1981 (CACM 24(1)); Lamport 1978 timestamps; course notes 002, "Algoritmo de Ricart and Agrawala"`,
 		Messages:    []string{"REQUEST", "REPLY"},
 		Params: withWorkload(
 			algos.Param{Name: "order", Default: "timestamp", Doc: `"timestamp": (Lamport timestamp, id), the paper; "priority": fixed priorities (the id), the variant the notes show letting two processes in`},

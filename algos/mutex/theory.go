@@ -3,6 +3,7 @@ package mutex
 import (
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/clusterlab/clusterlab/algos"
 )
@@ -12,38 +13,43 @@ import (
 // (one exit to the next entry) in message times, from the notes' comparison table.
 
 const (
-	srcNotesTable = "course notes 002 (comparison table)"
+	srcNotesTable = `course notes 002, "Comparação dos algoritmos"`
 	srcRicart     = "Ricart & Agrawala 1981; " + srcNotesTable
-	srcLamport    = "Lamport 1978; course notes 002"
-	srcMaekawa    = "Maekawa 1985; course notes 003"
-	srcTokenRing  = "course notes 002 (token ring)"
-	srcQuorum     = "course notes 003 (Quórum, Perda de memória)"
+	srcLamport    = "Lamport 1978 (CACM 21(7)); Kshemkalyani & Singhal 2008, ch. 9 (Lamport's algorithm)"
+	srcMaekawa    = "Maekawa 1985; " + srcNotesTable
+	// The notes' table has no token ring: Coulouris gives its delays, Tanenbaum
+	// and van Steen its messages per entry.
+	srcTokenDelay    = "Coulouris et al. 2012 (5th ed.), §15.2 (ring-based algorithm)"
+	srcTokenMessages = "Tanenbaum & van Steen 2007 (2nd ed.), §6.3 (comparison of the algorithms)"
+	srcQuorum        = `course notes 003, "Quórum", "Perda de memória"`
 )
 
-func delays(client, sync float64, src string) []algos.Theory {
+// delays are the notes' client and synchronisation delays, in message times.
+func delays(client, sync string, src string) []algos.Theory {
+	v := func(f string) float64 { n, _ := strconv.ParseFloat(f, 64); return n }
 	return []algos.Theory{
-		{Metric: "client_delay_s", Value: client, Unit: "T", Label: "client delay", Source: src},
-		{Metric: "sync_delay_s", Value: sync, Unit: "T", Label: "synchronisation delay", Source: src},
+		{Metric: "client_delay_s", Value: v(client), Unit: "T", Formula: client, Label: "client delay: request to entry, the critical section free", Source: src},
+		{Metric: "sync_delay_s", Value: v(sync), Unit: "T", Formula: sync, Label: "synchronisation delay: one exit to the next entry", Source: src},
 	}
 }
 
 func centralTheory(c algos.TheoryConfig) []algos.Theory {
 	n := float64(len(c.IDs))
 	return append([]algos.Theory{
-		{Metric: "per_entry.total", Value: 3, Label: "3 per entry (REQUEST, GRANT, RELEASE)", Source: srcNotesTable},
-		{Metric: "per_entry.total", Value: 3 * (n - 1) / n, Label: "3(N−1)/N as counted: the coordinator's own entries cost 0", Source: srcNotesTable},
-	}, delays(2, 2, srcNotesTable)...)
+		{Metric: "per_entry.total", Value: 3, Formula: "3", Label: "messages per entry: REQUEST, GRANT, RELEASE", Source: srcNotesTable},
+		{Metric: "per_entry.total", Value: 3 * (n - 1) / n, Formula: "3(N−1)/N", Label: "messages per entry as counted: the coordinator's own entries cost 0", Source: srcNotesTable},
+	}, delays("2", "2", srcNotesTable)...)
 }
 
 func ricartTheory(c algos.TheoryConfig) []algos.Theory {
 	n := float64(len(c.IDs))
-	return append([]algos.Theory{{Metric: "per_entry.total", Value: 2 * (n - 1), Label: "2(N−1) per entry", Source: srcRicart}},
-		delays(2, 1, srcRicart)...)
+	return append([]algos.Theory{{Metric: "per_entry.total", Value: 2 * (n - 1), Formula: "2(N−1)", Label: "messages per entry", Source: srcRicart}},
+		delays("2", "1", srcRicart)...)
 }
 
 func lamportTheory(c algos.TheoryConfig) []algos.Theory {
 	n := float64(len(c.IDs))
-	return []algos.Theory{{Metric: "per_entry.total", Value: 3 * (n - 1), Label: "3(N−1) per entry", Source: srcLamport}}
+	return []algos.Theory{{Metric: "per_entry.total", Value: 3 * (n - 1), Formula: "3(N−1)", Label: "messages per entry: REQUEST, ACK, RELEASE to the N−1 others", Source: srcLamport}}
 }
 
 // maekawaTheory uses the mean voting-set size |V| over the processes. A process does
@@ -59,13 +65,22 @@ func maekawaTheory(c algos.TheoryConfig) []algos.Theory {
 	}
 	v /= float64(len(sets))
 	return append([]algos.Theory{
-		{Metric: "per_entry.total", Value: 3 * (v - 1), Label: "3(|V|−1) per entry as counted (no message to itself)", Source: srcMaekawa},
-		{Metric: "per_entry.total", Value: 3 * v, Label: "3·|V| per entry (the notes)", Source: srcMaekawa},
-	}, delays(2, 2, srcMaekawa)...)
+		{Metric: "per_entry.total", Value: 3 * (v - 1), Formula: "3(|V|−1)", Label: "messages per entry as counted (no message to itself)", Source: srcMaekawa},
+		{Metric: "per_entry.total", Value: 3 * v, Formula: "3·|V|", Label: "messages per entry, as the notes write it", Source: srcMaekawa},
+	}, delays("2", "2", srcMaekawa)...)
 }
 
+// tokenringTheory: the token goes round whether anyone wants it, so an entry costs
+// at least one message and, under light load, any number (Tanenbaum and van
+// Steen's 1 to ∞; about 500 per entry were measured at N = 4); a process waits 0
+// to N message times for the token, and hands it on to the next one in 1 to N.
 func tokenringTheory(c algos.TheoryConfig) []algos.Theory {
-	return []algos.Theory{{Metric: "per_entry.total", Value: float64(len(c.IDs)), Bound: "max", Label: "0 to N per entry", Source: srcTokenRing}}
+	n := float64(len(c.IDs))
+	return []algos.Theory{
+		{Metric: "per_entry.total", Value: 1, Bound: algos.AtLeast, Formula: "1", Label: "messages per entry (1 to ∞: the token goes round whether anyone wants it or not)", Source: srcTokenMessages},
+		{Metric: "client_delay_s", Value: n, Bound: algos.Range, Unit: "T", LowFormula: "0", Formula: "N", Label: "client delay: request to entry, the critical section free", Source: srcTokenDelay},
+		{Metric: "sync_delay_s", Value: n, Low: 1, Bound: algos.Range, Unit: "T", LowFormula: "1", Formula: "N", Label: "synchronisation delay: one exit to the next entry", Source: srcTokenDelay},
+	}
 }
 
 // quorumTheory gives 3n messages per entry and the notes' probability P_v of losing
@@ -92,9 +107,9 @@ func quorumTheory(c algos.TheoryConfig) []algos.Theory {
 	}
 	p := -math.Expm1(-c.CrashRate * wl.hold.Seconds())
 	return []algos.Theory{
-		{Metric: "per_entry.total", Value: float64(3 * n), Bound: "max", Label: "3n per entry", Source: srcQuorum},
-		{Metric: "violations_per_entry", Value: math.Pow(10, QuorumLog10Pv(n, m, p)),
-			Label: "P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}, P = 1−e^(−λ·cs_hold)", Source: srcQuorum},
+		{Metric: "per_entry.total", Value: float64(3 * n), Bound: algos.AtMost, Formula: "3n", Label: "messages per entry", Source: srcQuorum},
+		{Metric: "violations_per_entry", Value: math.Pow(10, QuorumLog10Pv(n, m, p)), Formula: "Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}",
+			Label: "P_v, mutual-exclusion violations per entry, with P = 1−e^(−λ·cs_hold)", Source: srcQuorum},
 	}
 }
 

@@ -132,7 +132,7 @@ func init() {
 		Theory: tokenringTheory,
 		Description: "token ring: one TOKEN circulates along the ring and its holder may enter; " +
 			"a crashed holder loses it, optional regeneration can make two",
-		Source:   "course notes 002 (algoritmo baseado em anel) and 003 (Anel, Lidando com Falhas)",
+		Source:   `course notes 002, "Algoritmo baseado em anel"; course notes 003, "Anel", "Lidando com Falhas"`,
 		Messages: []string{"TOKEN"},
 		Params: withWorkload(
 			algos.Param{Name: "regenerate", Default: "0s", Doc: "a process that has not seen the token for this long makes a new one (0s = never); can make two tokens"},

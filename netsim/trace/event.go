@@ -11,6 +11,7 @@ package trace
 import (
 	"encoding/json"
 
+	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -169,11 +170,6 @@ type Info struct {
 	Theory []Figure `json:"-"`
 }
 
-// Figure is one textbook figure: what it measures (a sweep metric name such as
-// "sent.total" or "per_entry.total"), its value, its unit ("" for counts, "s", or
-// "T" message times when delays vary), "max" when it is an upper bound, the formula
-// and where it comes from.
-type Figure struct {
-	Metric, Unit, Bound, Label, Source string
-	Value                              float64
-}
+// Figure is one textbook figure (see algos.Theory): what it measures, its value,
+// kind and unit, the formula, what it counts, and where it comes from.
+type Figure = algos.Theory

@@ -573,9 +573,9 @@ func TestMarkdownTextbook(t *testing.T) {
 		{"omega-crash", "| n1 | 3s | 3.16669s | 166.69ms |"},
 		{"tokenring", "| textbook | see the textbook figures below |"},
 		// the registry's figures, the same the sweeps use, with their sources
-		{"tokenring", "| per_entry.total | at most 5 | 0 to N per entry |"},
-		{"ricart", "| per_entry.total | 8 | 2(N−1) per entry |"},
-		{"bully", "| sent.COORDINATOR | 4 |"},
+		{"tokenring", "| per_entry.total | ≥ 1 | ≥ 1: messages per entry (1 to ∞: the token goes round whether anyone wants it or not) | Tanenbaum & van Steen 2007 (2nd ed.), §6.3 (comparison of the algorithms) |"},
+		{"ricart", "| per_entry.total | = 8 | = 2(N−1): messages per entry | Ricart & Agrawala 1981; course notes 002, \"Comparação dos algoritmos\" |"},
+		{"bully", "| sent.COORDINATOR | = 4 |"},
 	} {
 		md := export(t, record(t, c.preset), Flags{Format: "md"})
 		if !strings.Contains(md, c.want) {

@@ -727,17 +727,7 @@ func (r *report) writeFigures(p func(string, ...any)) {
 	p(r.T("md.figures.what")+"\n\n", len(r.t.Header.Info.IDs))
 	p("| %s | %s | %s | %s |\n|---|---:|---|---|\n", r.T("md.col.metric"), r.T("md.col.value"), r.T("md.col.formula"), r.T("md.col.source"))
 	for _, f := range figs {
-		v := trimFloat(f.Value)
-		switch f.Unit {
-		case "s":
-			v = fmtT(int64(f.Value * 1e6))
-		case "T":
-			v += " " + r.T("md.msgtimes")
-		}
-		if f.Bound == "max" {
-			v = r.F("md.atmost", v)
-		}
-		p("| %s | %s | %s | %s |\n", mdText(f.Metric), v, mdText(r.l.Phrase(f.Label)), mdText(r.l.Phrase(f.Source)))
+		p("| %s | %s | %s | %s |\n", mdText(f.Metric), mdText(f.Amount(r.l.Phrase)), mdText(f.Statement(r.l.Phrase)), mdText(r.l.Phrase(f.Source)))
 	}
 	p("\n")
 }

@@ -1,0 +1,109 @@
+package lab
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/presets"
+)
+
+type presetsCmd struct {
+	Notes bool `help:"${help_presets_notes}"`
+}
+
+// Run lists the presets by chapter of the course: failure detectors, election,
+// mutual exclusion; with --notes, the worked examples of the notes, by section.
+func (c presetsCmd) Run() error {
+	if c.Notes {
+		return c.notes()
+	}
+	byFamily := map[algos.Family][]string{}
+	for _, name := range presets.Names() {
+		s, err := presets.Load(name)
+		if err != nil {
+			return err
+		}
+		desc := strings.Join(strings.Fields(ui.Preset(name, s.Description)), " ")
+		if r := []rune(desc); len(r) > 90 {
+			desc = string(r[:87]) + "..."
+		}
+		spec, _ := algos.Lookup(s.Algorithm)
+		byFamily[spec.Family] = append(byFamily[spec.Family], fmt.Sprintf("  %-26s %-14s %s", name, s.Algorithm, desc))
+	}
+	for i, f := range []algos.Family{algos.Detector, algos.Election, algos.Mutex} {
+		if i > 0 {
+			fmt.Println()
+		}
+		fmt.Printf("%s:\n%s\n", ui.Family(string(f)), strings.Join(byFamily[f], "\n"))
+	}
+	return nil
+}
+
+// notes lists the presets that reproduce a worked example of the course notes,
+// under the section they come from (notes 003, "Algoritmo do YoYo"), sections in
+// the order of the notes' files, then of their titles.
+func (presetsCmd) notes() error {
+	type entry struct{ file, titles, line string }
+	var entries []entry
+	for _, name := range presets.Names() {
+		s, err := presets.Load(name)
+		if err != nil {
+			return err
+		}
+		if file, titles, detail, ok := s.Section(); ok {
+			line := strings.TrimRight(fmt.Sprintf("  %-26s %s", name, ui.Phrase(detail)), " ")
+			entries = append(entries, entry{file, `"` + strings.Join(titles, `", "`) + `"`, line})
+		}
+	}
+	slices.SortStableFunc(entries, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.titles, b.titles))
+	})
+	for i, e := range entries {
+		if i == 0 || e.file != entries[i-1].file || e.titles != entries[i-1].titles {
+			fmt.Println(ui.F("presets.section", e.file, e.titles))
+		}
+		fmt.Println(e.line)
+	}
+	return nil
+}
+
+type algosCmd struct{}
+
+// Run lists every algorithm, its family, description, source and parameters. The
+// family column is as wide as the longest family name in the reader's language
+// ("exclusão mútua").
+func (algosCmd) Run() error {
+	width := 9 // as wide as "detector" and a space at least
+	for _, f := range []algos.Family{algos.Detector, algos.Election, algos.Mutex} {
+		width = max(width, utf8.RuneCountInString(ui.Family(string(f))))
+	}
+	pad := func(s string) string { return s + strings.Repeat(" ", width-utf8.RuneCountInString(s)) }
+	indent := strings.Repeat(" ", 15) + pad("")
+	for _, s := range algos.All() {
+		fmt.Printf("%-14s %s %s\n", s.Name, pad(ui.Family(string(s.Family))), ui.Algo(s.Name, s.Description))
+		msgs := strings.Join(s.Messages, ", ")
+		if msgs == "" {
+			msgs = ui.T("algos.nomessages")
+		}
+		fmt.Printf("%s %s\n", indent, ui.F("algos.source", ui.Phrase(s.Source), msgs))
+		for _, p := range s.Params {
+			doc := ui.Phrase(p.Doc)
+			if lo, hi, ok := p.Bounds(); ok {
+				r := ui.F("algos.range", lo, hi)
+				if hi == "" {
+					r = ui.F("algos.atleast", lo)
+				}
+				if p.Unit != "" {
+					r += " " + ui.Phrase(p.Unit)
+				}
+				doc += " (" + r + ")"
+			}
+			fmt.Printf("%s   %s = %q: %s\n", indent, p.Name, p.Default, doc)
+		}
+	}
+	return nil
+}
