@@ -55,12 +55,18 @@ type Reader struct {
 	raw    []byte // the line read last
 	last   int64  // the last event's time
 	ids    map[node.ID]bool
+	dense  int   // when the ids are 1…dense, as most scenarios number them; else 0
 	until  int64 // the scenario's end, µs; -1 when no resolver gave it
 	beyond int   // the first line whose time is after until, 0 if none
 	done   bool
 	err    error // the error that stopped the reader, returned again
 	badEnd *EndError
 	noHash bool
+	dec    decoder
+	ev     Event // Scan's
+	// Where the line read last starts, and where the next one does: offsets in
+	// the content read (a compressed file's, decompressed).
+	at, next int64
 }
 
 var errLong = errors.New("line too long")
@@ -95,8 +101,13 @@ func NewReader(r io.Reader, name string, resolve Resolver) (*Reader, error) {
 			return nil, err
 		}
 		rd.ids = make(map[node.ID]bool, len(rd.Header.Info.IDs))
+		dense := true
 		for _, id := range rd.Header.Info.IDs {
 			rd.ids[id] = true
+			dense = dense && id >= 1 && int(id) <= len(rd.Header.Info.IDs)
+		}
+		if dense && len(rd.ids) == len(rd.Header.Info.IDs) {
+			rd.dense = len(rd.ids)
 		}
 		rd.until = rd.Header.Info.Until
 	}
@@ -111,8 +122,10 @@ func (r *Reader) errf(format string, args ...any) error {
 // line is valid until the next call. A line over MaxLine is errLong.
 func (r *Reader) readLine() ([]byte, bool, error) {
 	r.buf = r.buf[:0]
+	r.at = r.next
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		r.next += int64(len(chunk))
 		if len(r.buf)+len(chunk) > MaxLine+1 {
 			return nil, false, errLong
 		}
@@ -257,16 +270,39 @@ func (r *Reader) Next(e *Event) error {
 	if err != nil {
 		return err
 	}
-	*e = Event{}
-	if err := json.Unmarshal(line, e); err != nil {
-		r.err = r.errf("bad event line (%s), expected one JSON event", jsonProblem(err))
-		return r.err
+	return r.decode(line, e, false)
+}
+
+// decode reads line into e, through the decoder when the line is in the encoder's
+// form, through encoding/json otherwise, and checks it.
+func (r *Reader) decode(line []byte, e *Event, shared bool) error {
+	if !r.dec.decode(line, e, shared) {
+		*e = Event{}
+		if err := json.Unmarshal(line, e); err != nil {
+			r.err = r.errf("bad event line (%s), expected one JSON event", jsonProblem(err))
+			return r.err
+		}
 	}
 	if err := r.check(e); err != nil {
 		r.err = r.errf("%s", err)
 		return r.err
 	}
 	return nil
+}
+
+// Scan reads and checks the next event, as Next does, into an event of the
+// reader's own, valid with what it points to (its message, its status) until the
+// next read: for a caller that folds each event and keeps nothing of it, which
+// then costs no allocation.
+func (r *Reader) Scan() (*Event, error) {
+	line, err := r.NextLine()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.decode(line, &r.ev, true); err != nil {
+		return nil, err
+	}
+	return &r.ev, nil
 }
 
 // check checks one decoded event against the lines before it and the header.
@@ -335,7 +371,7 @@ func (r *Reader) check(e *Event) error {
 }
 
 func (r *Reader) known(id node.ID) error {
-	if id == node.None || r.ids[id] {
+	if id == node.None || id > 0 && int(id) <= r.dense || r.ids[id] {
 		return nil
 	}
 	return fmt.Errorf("found node %s, expected one of the header's %d nodes", id, len(r.ids))
@@ -395,6 +431,7 @@ func (r *Reader) SkipSame(p []byte, n int) bool {
 		return false
 	}
 	r.br.Discard(len(p))
+	r.next += int64(len(p))
 	r.line += n
 	if r.noHash {
 		r.hash.n += uint64(n)
@@ -403,6 +440,10 @@ func (r *Reader) SkipSame(p []byte, n int) bool {
 	}
 	return true
 }
+
+// Offset is where the line read last starts in the content read: a byte offset
+// in the file, or, in a compressed file, in what it decompresses to.
+func (r *Reader) Offset() int64 { return r.at }
 
 // Raw is the event line read last, as in the file; valid until the next read.
 func (r *Reader) Raw() []byte { return r.raw }

@@ -125,13 +125,14 @@ type State struct {
 	index  map[node.ID]int
 	types  map[string]int // index into snap.Types
 	recent []Event        // ring buffer
+	msgs   []node.Message // the messages of recent's events, where their Msg points
 	head   int
 	full   bool
 }
 
 // NewState starts from the header: every process up, the network as configured.
 func NewState(h Header) *State {
-	st := &State{index: map[node.ID]int{}, types: map[string]int{}, recent: make([]Event, RecentCap)}
+	st := &State{index: map[node.ID]int{}, types: map[string]int{}, recent: make([]Event, RecentCap), msgs: make([]node.Message, RecentCap)}
 	s := &st.snap
 	s.Info = h.Info
 	for i, id := range h.Info.IDs {
@@ -154,7 +155,8 @@ func (st *State) Record(e *Event) { st.Apply(e) }
 
 // Clone copies the state, so that folding can go on from a checkpoint.
 func (st *State) Clone() *State {
-	c := &State{index: st.index, types: make(map[string]int, len(st.types)), recent: append([]Event(nil), st.recent...), head: st.head, full: st.full}
+	c := &State{index: st.index, types: make(map[string]int, len(st.types)), head: st.head, full: st.full}
+	c.recent, c.msgs = copyRecent(st.recent, st.msgs)
 	for k, v := range st.types {
 		c.types[k] = v
 	}
@@ -238,8 +240,9 @@ func (st *State) Apply(e *Event) {
 	if e.Ev != StatusEv && e.Ev != Log {
 		x := *e
 		if e.Msg != nil {
-			m := *e.Msg
-			x.Msg = &m
+			// Kept beside the ring, not allocated: a replay folds millions.
+			st.msgs[st.head] = *e.Msg
+			x.Msg = &st.msgs[st.head]
 		}
 		x.Status = nil
 		st.recent[st.head] = x
@@ -396,7 +399,26 @@ func (st *State) copySnap() Snapshot {
 	} else {
 		s.Recent = append([]Event(nil), st.recent[:st.head]...)
 	}
+	ownMessages(s.Recent, make([]node.Message, len(s.Recent)))
 	return s
+}
+
+// copyRecent copies the ring and the messages its events point to.
+func copyRecent(evs []Event, msgs []node.Message) ([]Event, []node.Message) {
+	out := append([]Event(nil), evs...)
+	return out, ownMessages(out, append([]node.Message(nil), msgs...))
+}
+
+// ownMessages points the events' messages into msgs, copied there, so that the
+// events share nothing with the ring that Apply writes over; msgs[i] is for evs[i].
+func ownMessages(evs []Event, msgs []node.Message) []node.Message {
+	for i := range evs {
+		if evs[i].Msg != nil {
+			msgs[i] = *evs[i].Msg
+			evs[i].Msg = &msgs[i]
+		}
+	}
+	return msgs
 }
 
 func cloneGroups(g [][]node.ID) [][]node.ID {

@@ -67,3 +67,34 @@ func TestStateAlertLifecycle(t *testing.T) {
 		t.Fatal("a snapshot changed after it was taken")
 	}
 }
+
+// TestStateRecentOwned checks that the recent events of a snapshot and of a clone
+// keep their messages when the state folds on: the ring's messages are written
+// over in place.
+func TestStateRecentOwned(t *testing.T) {
+	st := NewState(Header{Info: Info{IDs: []node.ID{1, 2}}})
+	send := func(i int) {
+		st.Apply(&Event{Seq: uint64(i + 1), Ev: Send, From: 1, To: 2, MID: uint64(i + 1), Msg: &node.Message{Type: "PING", Stamp: int64(i)}})
+	}
+	check := func(what string, evs []Event, from int) {
+		t.Helper()
+		for k, e := range evs {
+			if e.Msg == nil || e.Msg.Stamp != int64(from+k) {
+				t.Fatalf("%s: recent event %d has message %+v, want stamp %d", what, k, e.Msg, from+k)
+			}
+		}
+	}
+	for i := range 100 {
+		send(i)
+	}
+	early, clone := st.Snapshot(), st.Clone()
+	for i := 100; i < 100+2*RecentCap; i++ {
+		send(i)
+	}
+	check("a snapshot, then more events", early.Recent, 0)
+	check("a clone, then more events", clone.Snapshot().Recent, 0)
+	for i := 100; i < 100+RecentCap+7; i++ {
+		clone.Apply(&Event{Seq: uint64(i + 1), Ev: Send, From: 1, To: 2, MID: uint64(i + 1), Msg: &node.Message{Type: "PING", Stamp: int64(-i)}})
+	}
+	check("the state, its clone folded on", st.Snapshot().Recent, 100+RecentCap)
+}
