@@ -1,8 +1,8 @@
 package session
 
 import (
-	"encoding/json"
 	"errors"
+	"io"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -15,35 +15,55 @@ import (
 // checkpointEvery is how many events lie between two kept states, at least:
 // seeking folds at most that many events from the nearest one. A long recording
 // keeps at most maxCheckpoints states, further apart (a power of two times
-// checkpointEvery): a state of a 400-node mesh is megabytes, and a 730 MB
-// recording of one (6.5 million events) kept 1,600 of them.
+// checkpointEvery): a state of a 400-node mesh is a few hundred kilobytes, and a
+// 730 MB recording of one (6.4 million events) keeps 49 of them, a state every
+// 131,072 events.
 const (
 	checkpointEvery = 4096
 	maxCheckpoints  = 64
 )
 
+// blockEvents is how many events lie between two of the places in a recording
+// that a replay's index keeps (where the line starts, and its time): to find an
+// event by its number or its time, a replay reads at most that many lines from the
+// nearest place. It divides checkpointEvery, so that every kept state is at one.
+const blockEvents = 1024
+
 // Replay plays a recording back for the dashboard: no world runs, the events are
-// folded into snapshots. It keeps the raw lines and a folded state every
-// checkpointEvery events, so it can seek anywhere quickly.
+// folded into snapshots. It keeps an index of the recording rather than its lines:
+// where every blockEvents-th line starts and its time, a folded state every
+// r.every events, and the marks; it reads the lines again from the file, from the
+// nearest place the index knows, when it seeks. Its memory is that of the index
+// and the states, whatever the size of the recording: a 730 MB recording of a
+// 400-node mesh (6.4 million events) takes a few tens of megabytes.
 type Replay struct {
 	Header trace.Header
 	Name   string
 
-	lines lineStore // raw event lines
-	times []int64   // each line's virtual time, µs
-	marks []int     // indices of markers, faults, alerts and leader changes
-	cps   []*trace.State
-	every int // events between two of cps
+	src    *source
+	n      int     // events
+	blocks []block // every blockEvents-th event's place
+	last   int64   // the last event's time, µs
+	marks  []mark  // markers, faults, alerts and leader changes
+	cps    []checkpoint
+	every  int // events between two of cps
 	// Truncated is set when the file's last line was cut short; Complete when the
 	// file ends with its end record.
 	Truncated, Complete bool
 
-	mu     sync.Mutex // guards pos, state, paused, speed, clock
+	mu     sync.Mutex // guards what follows, up to snap
 	pos    int        // events folded so far
 	state  *trace.State
 	paused bool
 	speed  float64
-	clock  int64 // virtual time shown, µs
+	clock  int64   // virtual time shown, µs
+	posT   int64   // the time of the last event folded, µs (0 before any)
+	fold   *cursor // reads the lines from pos on, once placed
+	probe  *cursor // reads the lines of one block, for their times
+	times  []int64 // the times of the events of block tblock
+	tblock int     // the block times holds, or -1
+	dec    trace.Decoder
+	broken error // why the file could not be read again, if it could not
 
 	snap   atomic.Pointer[trace.Snapshot]
 	done   chan struct{}
@@ -57,31 +77,71 @@ type Replay struct {
 	timersRan chan struct{}
 }
 
-// OpenReplay reads and checks a recording (see openTrace) and folds it into
-// checkpoints as it goes, paused at the start. Each event is folded once the
-// reader has checked it; a file that fails a check further on is refused whole.
+// block is where an event's line starts in the content and its time.
+type block struct {
+	off int64
+	t   int64
+}
+
+// mark is a marked event: its number (from 0) and its time.
+type mark struct {
+	i int
+	t int64
+}
+
+// checkpoint is the state after some events, and the time of the last of them.
+type checkpoint struct {
+	st *trace.State
+	t  int64
+}
+
+// OpenReplay reads and checks a recording (see openTrace), indexing it and folding
+// it into checkpoints as it goes, paused at the start. Each event is folded once
+// the reader has checked it; a file that fails a check further on is refused whole.
+// The file stays open until Close.
 func OpenReplay(path string) (*Replay, error) {
-	r := &Replay{Name: path, paused: true, speed: 1, done: make(chan struct{}), exited: make(chan struct{}), timersRan: make(chan struct{})}
-	tf, err := openTrace(path)
+	src, content, err := openSource(path)
 	if err != nil {
 		return nil, err
 	}
-	defer tf.Close()
-	r.Header = tf.Header
-	x := r.newIndexer(checkpointEvery)
-	if err := tf.Each(func(e *trace.Event) error {
-		x.add(r.lines.len(), e)
-		r.lines.add(tf.Raw())
-		r.times = append(r.times, e.T)
-		return nil
-	}); err != nil {
+	r, err := indexReplay(path, src, content)
+	if err != nil {
+		src.Close()
 		return nil, err
 	}
-	r.Truncated, r.Complete = tf.Truncated, tf.End != nil
-	r.state = r.cps[0].Clone()
+	r.state = r.cps[0].st.Clone()
 	r.publish()
 	go r.loop()
 	go r.rerun()
+	return r, nil
+}
+
+// indexReplay reads the recording whole, once, and builds the replay's index.
+func indexReplay(path string, src *source, content io.Reader) (*Replay, error) {
+	rd, err := trace.NewReader(content, path, ResolveHeader(path))
+	if err != nil {
+		return nil, err
+	}
+	r := &Replay{Name: path, Header: rd.Header, src: src, paused: true, speed: 1, tblock: -1,
+		done: make(chan struct{}), exited: make(chan struct{}), timersRan: make(chan struct{})}
+	x := r.newIndexer(checkpointEvery)
+	for {
+		e, err := rd.Scan()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if r.n%blockEvents == 0 {
+			r.blocks = append(r.blocks, block{off: rd.Offset(), t: e.T})
+		}
+		x.add(r.n, e)
+		r.n++
+		r.last = e.T
+	}
+	r.Truncated, r.Complete = rd.Truncated, rd.End != nil
+	r.fold, r.probe = newCursor(src), newCursor(src)
 	return r, nil
 }
 
@@ -98,7 +158,7 @@ type indexer struct {
 func (r *Replay) newIndexer(every int) *indexer {
 	r.every, r.marks = every, nil
 	st := trace.NewState(r.Header)
-	r.cps = []*trace.State{st.Clone()}
+	r.cps = []checkpoint{{st: st.Clone()}}
 	return &indexer{r: r, st: st, leaders: map[node.ID]node.ID{}}
 }
 
@@ -107,10 +167,10 @@ func (x *indexer) add(i int, e *trace.Event) {
 	r := x.r
 	switch e.Ev {
 	case trace.Marker, trace.Alert, trace.Crash, trace.Recover, trace.Partition, trace.Heal, trace.GST, trace.Isolate, trace.Cut:
-		r.marks = append(r.marks, i)
+		r.marks = append(r.marks, mark{i, e.T})
 	case trace.StatusEv:
 		if old, ok := x.leaders[e.Node]; ok && old != e.Status.Leader && e.Status.Leader != node.None {
-			r.marks = append(r.marks, i)
+			r.marks = append(r.marks, mark{i, e.T})
 		}
 		x.leaders[e.Node] = e.Status.Leader
 	}
@@ -118,7 +178,7 @@ func (x *indexer) add(i int, e *trace.Event) {
 	if (i+1)%r.every != 0 {
 		return
 	}
-	r.cps = append(r.cps, x.st.Clone())
+	r.cps = append(r.cps, checkpoint{x.st.Clone(), e.T})
 	if len(r.cps) > maxCheckpoints+1 {
 		// cps[k] is the state after k·every events: the even ones are those
 		// after k/2·(2·every).
@@ -137,11 +197,28 @@ func (x *indexer) add(i int, e *trace.Event) {
 // recording leaves the bars out and says why in Note.
 func (r *Replay) rerun() {
 	defer close(r.timersRan)
-	t, err := RerunTimers(r.Name, r.Header, r.lines.len(), r.lines.line, r.done)
+	c := newCursor(r.src)
+	defer c.Close()
+	var broken error
+	line := func(i int) []byte {
+		if broken == nil && c.line != i {
+			broken = r.place(c, i)
+		}
+		if broken != nil {
+			return nil
+		}
+		l, err := c.next()
+		broken = err
+		return l
+	}
+	t, err := RerunTimers(r.Name, r.Header, r.n, line, r.done)
 	select {
 	case <-r.done:
 		return
 	default:
+	}
+	if broken != nil {
+		err = broken
 	}
 	if err != nil {
 		r.mu.Lock()
@@ -155,34 +232,48 @@ func (r *Replay) rerun() {
 	}
 }
 
+// place makes c read line i next: from the place the index keeps before it.
+func (r *Replay) place(c *cursor, i int) error {
+	b := i / blockEvents
+	if c.line < 0 || c.line > i || c.line < b*blockEvents {
+		if err := c.place(r.blocks[b].off, b*blockEvents); err != nil {
+			return err
+		}
+	}
+	for c.line < i {
+		if _, err := c.next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // TimersRan is closed once the re-run that finds the timeout bars is over (see
 // Note for how it went).
 func (r *Replay) TimersRan() <-chan struct{} { return r.timersRan }
 
 // Note is why the replay shows no timeout bars when the re-run of the recording
-// failed (one line), or "".
+// failed, or why it stopped reading the file (one line), or "".
 func (r *Replay) Note() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.broken != nil {
+		return r.broken.Error()
+	}
 	return r.note
 }
 
 // Len is the number of events.
-func (r *Replay) Len() int { return r.lines.len() }
+func (r *Replay) Len() int { return r.n }
 
 // End is the virtual time of the last event, µs.
-func (r *Replay) End() int64 {
-	if len(r.times) == 0 {
-		return 0
-	}
-	return r.times[len(r.times)-1]
-}
+func (r *Replay) End() int64 { return r.last }
 
 // Marks lists the times of markers, faults, alerts and leader changes, µs.
 func (r *Replay) Marks() []int64 {
 	out := make([]int64, len(r.marks))
 	for i, m := range r.marks {
-		out[i] = r.times[m]
+		out[i] = m.t
 	}
 	return out
 }
@@ -194,36 +285,82 @@ func (r *Replay) Pos() (int, int64) {
 	return r.pos, r.clock
 }
 
-// foldTo moves the state to exactly n events folded. Call with mu held.
+// foldTo moves the state to exactly n events folded, reading their lines from the
+// file. Call with mu held.
 func (r *Replay) foldTo(n int) {
-	n = max(0, min(n, r.lines.len()))
+	n = max(0, min(n, r.n))
 	if n < r.pos || n-r.pos > r.every {
-		c := n / r.every
-		if c >= len(r.cps) {
-			c = len(r.cps) - 1
-		}
+		c := min(n/r.every, len(r.cps)-1)
 		if c*r.every > r.pos || n < r.pos {
-			r.state = r.cps[c].Clone()
-			r.pos = c * r.every
+			r.state = r.cps[c].st.Clone()
+			r.pos, r.posT = c*r.every, r.cps[c].t
 		}
 	}
-	for ; r.pos < n; r.pos++ {
-		var e trace.Event
-		json.Unmarshal(r.lines.line(r.pos), &e) // checked when opened
-		r.state.Apply(&e)
+	if r.pos < n && r.broken == nil {
+		r.broken = r.place(r.fold, r.pos)
 	}
-	if n > 0 {
-		r.clock = r.times[n-1]
-	} else {
-		r.clock = 0
+	for ; r.pos < n && r.broken == nil; r.pos++ {
+		line, err := r.fold.next()
+		if err != nil {
+			r.broken = err
+			break
+		}
+		e, err := r.dec.Decode(line)
+		if err != nil {
+			r.broken = err // checked when opened: the file changed since
+			break
+		}
+		r.state.Apply(e)
+		r.posT = e.T
 	}
+	r.clock = r.posT
+}
+
+// upTo is the number of events at or before virtual time t (µs). Call with mu held.
+func (r *Replay) upTo(t int64) int {
+	b := sort.Search(len(r.blocks), func(k int) bool { return r.blocks[k].t > t })
+	switch {
+	case b == 0:
+		return 0
+	case t >= r.last:
+		return r.n
+	}
+	times := r.blockTimes(b - 1)
+	return (b-1)*blockEvents + sort.Search(len(times), func(k int) bool { return times[k] > t })
+}
+
+// blockTimes is the times of the events of block b, read from the file once for
+// the searches that follow (playback searches the same block frame after frame).
+// Call with mu held.
+func (r *Replay) blockTimes(b int) []int64 {
+	if r.tblock == b || r.broken != nil {
+		return r.times
+	}
+	r.times, r.tblock = r.times[:0], b
+	if r.broken = r.place(r.probe, b*blockEvents); r.broken != nil {
+		return r.times
+	}
+	var d trace.Decoder
+	for i := b * blockEvents; i < min(r.n, (b+1)*blockEvents); i++ {
+		line, err := r.probe.next()
+		if err != nil {
+			r.broken = err
+			break
+		}
+		e, err := d.Decode(line)
+		if err != nil {
+			r.broken = err
+			break
+		}
+		r.times = append(r.times, e.T)
+	}
+	return r.times
 }
 
 // SeekTime shows the state at virtual time t (µs): every event at or before t.
 func (r *Replay) SeekTime(t int64) {
-	n := sort.Search(len(r.times), func(i int) bool { return r.times[i] > t })
 	r.mu.Lock()
-	r.foldTo(n)
+	r.foldTo(r.upTo(t))
 	r.clock = max(0, min(t, r.End()))
 	r.mu.Unlock()
 	r.publish()
@@ -246,15 +383,15 @@ func (r *Replay) NextMark(dir int) bool {
 	target := -1
 	if dir > 0 {
 		for _, m := range r.marks {
-			if m >= pos {
-				target = m + 1
+			if m.i >= pos {
+				target = m.i + 1
 				break
 			}
 		}
 	} else {
 		for i := len(r.marks) - 1; i >= 0; i-- {
-			if r.marks[i]+1 < pos {
-				target = r.marks[i] + 1
+			if r.marks[i].i+1 < pos {
+				target = r.marks[i].i + 1
 				break
 			}
 		}
@@ -293,13 +430,12 @@ func (r *Replay) loop() {
 			el := now.Sub(last)
 			last = now
 			r.mu.Lock()
-			if r.paused || r.pos >= r.lines.len() {
+			if r.paused || r.pos >= r.n {
 				r.mu.Unlock()
 				continue
 			}
 			target := r.clock + int64(float64(el/time.Microsecond)*r.speed)
-			n := sort.Search(len(r.times), func(i int) bool { return r.times[i] > target })
-			r.foldTo(n)
+			r.foldTo(r.upTo(target))
 			r.clock = min(target, r.End())
 			r.mu.Unlock()
 			r.publish()
@@ -364,6 +500,9 @@ func (r *Replay) Close() error {
 		close(r.done)
 		<-r.exited
 		<-r.timersRan
+		r.fold.Close()
+		r.probe.Close()
+		r.src.Close()
 	})
 	return nil
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -161,13 +160,25 @@ func bigRecording(b *testing.B) string {
 	return path
 }
 
-// index folds a replay's events again, from the lines it keeps, starting with a
-// state every events, as OpenReplay does as it reads.
+// index folds a replay's events again, from its file, starting with a state
+// every events, as OpenReplay does as it reads.
 func (r *Replay) index(every int) {
 	x := r.newIndexer(every)
-	for i := range r.lines.len() {
-		var e trace.Event
-		json.Unmarshal(r.lines.line(i), &e) // checked when opened
-		x.add(i, &e)
+	c := newCursor(r.src)
+	defer c.Close()
+	if err := r.place(c, 0); err != nil {
+		panic(err)
+	}
+	var d trace.Decoder
+	for i := range r.n {
+		line, err := c.next()
+		if err != nil {
+			panic(err)
+		}
+		e, err := d.Decode(line) // checked when opened
+		if err != nil {
+			panic(err)
+		}
+		x.add(i, e)
 	}
 }

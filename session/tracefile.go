@@ -254,14 +254,7 @@ func openTrace(path string) (*traceFile, error) { return openTraceWith(path, Res
 // takes the header it has checked already. A compressed file's content is kept, up
 // to keep bytes of it, for a second reading (see Kept and openKept).
 func openTraceWith(path string, resolve trace.Resolver, keep int) (*traceFile, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file, expected a trace file", path)
-	}
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -353,9 +346,11 @@ func compressByName(path string, w io.Writer) io.Writer {
 	var z compressor
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".gz":
-		z, _ = gzip.NewWriterLevel(w, gzip.DefaultCompression)
+		g, _ := gzip.NewWriterLevel(w, gzip.DefaultCompression)
+		z = &framed{z: g, w: w}
 	case ".zst":
-		z, _ = zstd.NewWriter(w, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20))
+		e, _ := zstd.NewWriter(w, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20))
+		z = &framed{z: e, w: w}
 	default:
 		return w
 	}
