@@ -1,80 +1,219 @@
 package lab
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/charmbracelet/x/term"
 
 	"github.com/clusterlab/clusterlab/algos/mutex"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/session"
 	"github.com/clusterlab/clusterlab/sweep"
 )
 
 // The experiment commands: sweep (and sweep merge), sweeps, calc.
 
 type sweepRunCmd struct {
-	File   string `arg:"" optional:"" help:"${help_sweep_file}" type:"existingfile"`
-	Preset string `help:"${help_sweep_preset}"`
-	Out    string `help:"${help_sweep_out}" placeholder:"DIR"`
-	Jobs   int    `help:"${help_sweep_jobs}"`
-	Shard  string `help:"${help_sweep_shard}" placeholder:"i/k"`
-	Seeds  int    `help:"${help_sweep_seeds}" placeholder:"K"`
-	Force  bool   `help:"${help_sweep_force}"`
+	File   string  `arg:"" optional:"" help:"${help_sweep_file}"`
+	Preset string  `help:"${help_sweep_preset}"`
+	Out    string  `help:"${help_sweep_out}" placeholder:"DIR"`
+	Jobs   *int    `help:"${help_sweep_jobs}" placeholder:"J"`
+	Shard  string  `help:"${help_sweep_shard}" placeholder:"i/k"`
+	Seeds  int     `help:"${help_sweep_seeds}" placeholder:"K"`
+	Force  bool    `help:"${help_sweep_force}"`
+	DPI    int     `name:"dpi" help:"${help_sweep_dpi}" placeholder:"DPI"`
+	RunN   *int    `name:"run" help:"${help_sweep_run}" placeholder:"N"`
+	Cell   string  `help:"${help_sweep_cell}" placeholder:"AXIS=V,…"`
+	Seed   *uint64 `help:"${help_sweep_seed}" placeholder:"S"`
+	Record string  `help:"${help_sweep_record}" placeholder:"FILE"`
 }
 
-func (c *sweepRunCmd) Run() error {
-	o := sweep.Options{File: c.File, Preset: c.Preset, Out: c.Out, Jobs: c.Jobs, Shard: c.Shard, Seeds: c.Seeds, Force: c.Force,
-		Command: "clusterlab " + strings.Join(args, " "), Stdout: os.Stdout, Terminal: term.IsTerminal(os.Stdout.Fd())}
+func (c *sweepRunCmd) options() (sweep.Options, error) {
+	o := sweep.Options{File: c.File, Preset: c.Preset, Out: c.Out, Shard: c.Shard, Seeds: c.Seeds, Force: c.Force, DPI: c.DPI,
+		Program: "clusterlab " + session.Version, Lang: ui, Stdout: os.Stdout, Terminal: term.IsTerminal(os.Stdout.Fd())}
+	if c.Jobs != nil {
+		if *c.Jobs < 1 || *c.Jobs > sweep.MaxJobs {
+			return o, fmt.Errorf("--jobs: found %d, expected 1 to %d runs at once (leave it out for one per core)", *c.Jobs, sweep.MaxJobs)
+		}
+		o.Jobs = *c.Jobs
+	}
 	if term.IsTerminal(os.Stderr.Fd()) {
 		o.Progress = os.Stderr
 	}
-	return sweepOutcome(sweep.Execute(o))
+	return o, nil
+}
+
+func (c *sweepRunCmd) Run() error {
+	o, err := c.options()
+	if err != nil {
+		return badInput(err)
+	}
+	if c.RunN != nil || c.Cell != "" || c.Seed != nil || c.Record != "" {
+		return c.recordOne(o)
+	}
+	sig := catchSignals()
+	defer sig.stop()
+	// The sweep stops at a signal, writes what it has, and says what stopped it.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	stop := context.AfterFunc(sig.ctx, func() { cancel(errors.New(stoppedBy(sig))) })
+	defer stop()
+	o.Ctx = ctx
+	out, err := sweep.Execute(o)
+	if err == nil && out.Stopped != "" {
+		fmt.Printf("\n%s\n", ui.F("sweep.stopped", out.Runs, out.Total, out.Dir))
+		return sig.interruptedErr(ui.F("sweep.stopped.kept", out.Dir))
+	}
+	return sweepOutcome(out, err)
+}
+
+// recordOne records one run of the sweep, the one results.csv numbers --run or the
+// one --cell and --seed name: a recording whose hash is the row's trace_hash.
+func (c *sweepRunCmd) recordOne(o sweep.Options) error {
+	switch {
+	case c.Record == "":
+		return badInput(errors.New("--run, --cell, --seed: expected --record FILE as well (they record one run of the sweep)"))
+	case c.RunN == nil && (c.Cell == "" || c.Seed == nil):
+		return badInput(errors.New("--record: expected --run N (the run column of results.csv), or --cell and --seed"))
+	case c.RunN != nil && (c.Cell != "" || c.Seed != nil):
+		return badInput(errors.New("--run: expected either --run or --cell and --seed, not both"))
+	}
+	p, err := sweep.Prepare(o)
+	if err != nil {
+		return sweepOutcomeErr(err)
+	}
+	var run sweep.Run
+	if c.RunN != nil {
+		run, err = p.RunAt(*c.RunN)
+	} else {
+		run, err = p.FindRun(c.Cell, *c.Seed)
+	}
+	if err != nil {
+		return badInput(err)
+	}
+	sc, cfg, err := p.Reproduce(run)
+	if err != nil {
+		return badInput(err)
+	}
+	sig := catchSignals()
+	defer sig.stop()
+	out, err := session.CreateOutput(c.Record, c.Force, c.File)
+	if err != nil {
+		return badInput(fmt.Errorf("--record: %w", err))
+	}
+	defer out.Abort()
+	rec, err := session.Record(out, sc, cfg)
+	if err != nil {
+		return ioError(c.Record, err)
+	}
+	_, now, err := session.RunContext(sig.ctx, cfg, 0, rec, nil)
+	if sig.interrupted() {
+		rec.Close()
+		return sig.err()
+	}
+	if err != nil {
+		rec.Close()
+		return badInput(err)
+	}
+	werr := rec.End(trace.EndUntil, node.Micros(now))
+	if cerr := rec.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = out.Commit()
+	}
+	if werr != nil {
+		return ioError(c.Record, werr)
+	}
+	fmt.Println(ui.F("sweep.recorded", p.Describe(run), run.Index, rec.Count(), c.Record, rec.Hash()))
+	return nil
 }
 
 type sweepMergeCmd struct {
-	Dirs  []string `arg:"" help:"${help_sweep_dirs}" type:"existingdir"`
+	Dirs  []string `arg:"" help:"${help_sweep_dirs}"`
 	Out   string   `required:"" help:"${help_sweep_mergeout}" placeholder:"DIR"`
 	Force bool     `help:"${help_sweep_force}"`
+	DPI   int      `name:"dpi" help:"${help_sweep_dpi}" placeholder:"DPI"`
 }
 
 func (c *sweepMergeCmd) Run() error {
-	return sweepOutcome(sweep.Merge(c.Dirs, c.Out, c.Force, "clusterlab "+strings.Join(args, " "), os.Stdout))
+	if c.DPI != 0 && (c.DPI < sweep.MinDPI || c.DPI > sweep.MaxDPI) {
+		return badInput(fmt.Errorf("--dpi: found %d, expected %d to %d dots per inch", c.DPI, sweep.MinDPI, sweep.MaxDPI))
+	}
+	return sweepOutcome(sweep.Merge(c.Dirs, c.Out, c.Force, c.DPI, ui, os.Stdout))
 }
 
-// sweepOutcome turns a sweep's result into the exit code: 2 for bad input, 1 when a
-// run's expectations failed (listed).
-func sweepOutcome(out *sweep.Outcome, err error) error {
+// sweepOutcomeErr turns a sweep's error into the exit code: 2 for bad input, 3 for
+// a file that could not be written or read.
+func sweepOutcomeErr(err error) error {
 	var bad *sweep.BadInput
 	if errors.As(err, &bad) {
 		return badInput(bad.Err)
 	}
+	var io *sweep.IOError
+	if errors.As(err, &io) {
+		return &exitError{3, io}
+	}
+	return err
+}
+
+// ioError is a file that could not be written: exit 3, with its path.
+func ioError(path string, err error) error {
+	return &exitError{3, &sweep.IOError{Path: path, Err: err}}
+}
+
+// sweepOutcome turns a sweep's result into the exit code: 2 for bad input, 3 for a
+// file that could not be written, 1 when a run's expectations failed (listed).
+func sweepOutcome(out *sweep.Outcome, err error) error {
 	if err != nil {
-		return err
+		return sweepOutcomeErr(err)
 	}
-	runs := "runs"
-	if out.Runs == 1 {
-		runs = "run"
-	}
-	fmt.Printf("\n%d %s; outputs in %s/\n", out.Runs, runs, out.Dir)
+	fmt.Printf("\n%s\n", ui.F("sweep.done", runsText(out.Runs), out.Dir))
 	if out.Missing > 0 {
 		// The outputs hold what the shards have; a script must not take them for
 		// the whole sweep.
-		return &exitError{1, fmt.Errorf("the shards hold %d of the sweep's %d runs: a shard is missing", out.Runs, out.Runs+out.Missing)}
+		return &exitError{1, errors.New(ui.F("sweep.err.missing", out.Runs, out.Runs+out.Missing))}
 	}
-	if len(out.Failed) > 0 {
-		for i, f := range out.Failed {
-			if i == 20 {
-				fmt.Fprintf(os.Stderr, "  … %d more (see %s/report.md)\n", len(out.Failed)-i, out.Dir)
-				break
-			}
+	if out.Failed > 0 {
+		for _, f := range out.FailedList {
 			fmt.Fprintf(os.Stderr, "FAIL %s\n", f)
 		}
-		return &exitError{1, fmt.Errorf("%d of %d runs failed their expectations", len(out.Failed), out.Runs)}
+		if more := out.Failed - len(out.FailedList); more > 0 {
+			fmt.Fprintf(os.Stderr, "  %s\n", ui.F("sweep.err.more", more, out.Dir))
+		}
+		return &exitError{1, errors.New(ui.F("sweep.err.failed", out.Failed, out.Runs))}
 	}
 	return nil
+}
+
+// runsText is "1 run", "2 runs" in the reader's language.
+func runsText(n int) string {
+	if n == 1 {
+		return ui.T("sweep.run.one")
+	}
+	return ui.F("sweep.run.many", n)
+}
+
+// stoppedBy names the signal that stopped a command: SIGINT, SIGTERM, SIGHUP.
+func stoppedBy(in *interrupts) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	switch in.sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return in.sig.String()
 }
 
 type sweepCmd struct {

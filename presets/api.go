@@ -3,9 +3,13 @@ package presets
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/clusterlab/clusterlab/netsim"
 )
 
 // Raw is the text of an embedded preset, as written (no defaults filled), for tools
@@ -14,6 +18,32 @@ func Raw(name string) ([]byte, error) {
 	data, err := embedded.ReadFile("scenarios/" + name + ".toml")
 	if err != nil {
 		return nil, fmt.Errorf("no preset %q; expected one of: %s", name, strings.Join(Names(), ", "))
+	}
+	return data, nil
+}
+
+// ReadFile reads a TOML file of a format built on scenarios (what names it: "a
+// scenario file", "a sweep file"). Only a regular file of at most MaxFileBytes is
+// read: a device, a pipe or a huge file gets an error at once, before any of it is
+// held in memory.
+func ReadFile(file, what string) ([]byte, error) {
+	// Stat before opening: opening a pipe waits for a writer.
+	if st, err := os.Stat(file); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: found a device, pipe or directory, expected %s (TOML)", file, what)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("%s: found a file over %s bytes, expected %s of at most %s bytes", file, netsim.Thousands(MaxFileBytes), what, netsim.Thousands(MaxFileBytes))
 	}
 	return data, nil
 }

@@ -12,9 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"sort"
@@ -138,27 +136,11 @@ func Load(name string) (*Scenario, error) {
 	return Parse(name+".toml", data)
 }
 
-// LoadFile reads a scenario file. Only a regular file of at most MaxFileBytes is
-// read: a device, a pipe or a huge file gets an error at once, before any of it is
-// held in memory.
+// LoadFile reads a scenario file, with ReadFile's guards.
 func LoadFile(file string) (*Scenario, error) {
-	// Stat before opening: opening a pipe waits for a writer.
-	if st, err := os.Stat(file); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: found a device, pipe or directory, expected a scenario file (TOML)", file)
-	}
-	f, err := os.Open(file)
+	data, err := ReadFile(file, "a scenario file")
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("%s: found a file over %s bytes, expected a scenario file of at most %s bytes", file, netsim.Thousands(MaxFileBytes), netsim.Thousands(MaxFileBytes))
 	}
 	return Parse(file, data)
 }

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,9 +33,9 @@ func BenchmarkRingComplexityJobs(b *testing.B) {
 	for _, jobs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			for b.Loop() {
-				p.Execute(jobs, nil)
+				p.Execute(context.Background(), jobs, func(Result) {})
 			}
-			b.ReportMetric(float64(len(p.Runs))*float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+			b.ReportMetric(float64(p.Runs())*float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 		})
 	}
 }
@@ -64,10 +65,15 @@ func BenchmarkRingComplexitySpeedup(b *testing.B) {
 			t, c := time.Now(), processCPU()
 			release := holdGC() // as Execute does, for the whole command
 			p := ringComplexity(b)
+			f, err := openFolder(out, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			outs := p.newOutputs(f, true)
 			r := time.Now()
-			results := p.Execute(jobs, nil)
+			p.Execute(context.Background(), jobs, outs.add)
 			runs[jobs] += time.Since(r)
-			if err := p.Write(out, results, "bench", jobs); err != nil {
+			if _, err := p.finish(f, outs, reportInfo{command: "bench"}, jobs, nil, false); err != nil {
 				b.Fatal(err)
 			}
 			release()

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -23,12 +26,14 @@ type Cell struct {
 }
 
 // Label names the cell: "nodes=8 order=decreasing".
-func (s *Sweep) Label(c Cell) string {
+func (s *Sweep) Label(c Cell) string { return s.label(c.Values, " ") }
+
+func (s *Sweep) label(values []any, sep string) string {
 	var parts []string
 	for i, a := range s.Axes {
-		parts = append(parts, a.Key+"="+Format(c.Values[i]))
+		parts = append(parts, a.Key+"="+Format(values[i]))
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, sep)
 }
 
 // Format writes an axis value as results.csv does.
@@ -45,12 +50,21 @@ func Format(v any) string {
 	return string(b)
 }
 
-// Cells builds every cell of the grid, the first axis outermost. A cell whose
-// scenario is not valid is an error at the sweep file's place that set it.
-func (s *Sweep) Cells() ([]Cell, error) {
+// MaxCells bounds a grid: its cells are checked before anything runs.
+const MaxCells = 100000
+
+// grid is what building a cell needs, made once: the base scenario without its
+// expectations, and the [set] keys in the order written.
+type grid struct {
+	base    map[string]any
+	setKeys []string
+	n       int // cells
+}
+
+func (s *Sweep) makeGrid() error {
 	var base map[string]any
 	if err := toml.Unmarshal(s.base, &base); err != nil {
-		return nil, s.fail("base", "the base scenario %s does not read: %v", s.baseName, err)
+		return s.fail("base", "the base scenario %s does not read: %v", s.baseName, err)
 	}
 	delete(base, "expect") // the base's expectations are about its own size; the sweep's replace them
 	var setKeys []string
@@ -62,44 +76,160 @@ func (s *Sweep) Cells() ([]Cell, error) {
 		lb, cb := s.pos.At("set." + b)
 		return cmp.Or(cmp.Compare(la, lb), cmp.Compare(ca, cb), strings.Compare(a, b))
 	})
-	n := 1
+	n := 1.0 // a float: a product of many axes would overflow an int
 	for _, a := range s.Axes {
-		n *= len(a.Values)
+		n *= float64(len(a.Values))
 	}
-	if n > 100000 {
-		return nil, s.fail("axes", "found a grid of %d cells, expected at most 100000", n)
+	if n > MaxCells {
+		return s.fail("axes", "found a grid of %.0f cells, expected at most %d", n, MaxCells)
 	}
-	cells := make([]Cell, 0, n)
+	s.grid = grid{base: base, setKeys: setKeys, n: int(n)}
+	return nil
+}
+
+// CellCount is the number of cells of the grid.
+func (s *Sweep) CellCount() int { return s.grid.n }
+
+// indices are the value indices of cell ci on each axis, the first axis outermost
+// (the last axis turns fastest).
+func (s *Sweep) indices(ci int) []int {
 	idx := make([]int, len(s.Axes))
-	for ci := 0; ci < n; ci++ {
-		m := deepCopy(base).(map[string]any)
-		for _, k := range setKeys {
-			setPath(m, k, s.Set[k])
+	for ai := len(s.Axes) - 1; ai >= 0; ai-- {
+		k := len(s.Axes[ai].Values)
+		idx[ai] = ci % k
+		ci /= k
+	}
+	return idx
+}
+
+// values are cell ci's axis values.
+func (s *Sweep) values(ci int) []any {
+	vals := make([]any, len(s.Axes))
+	for ai, i := range s.indices(ci) {
+		vals[ai] = s.Axes[ai].Values[i]
+	}
+	return vals
+}
+
+// buildCell makes cell ci's scenario. One whose scenario is not valid is an error
+// at the sweep file's place that set it.
+func (s *Sweep) buildCell(ci int) (Cell, error) {
+	m := deepCopy(s.grid.base).(map[string]any)
+	for _, k := range s.grid.setKeys {
+		setPath(m, k, s.Set[k])
+	}
+	vals := s.values(ci)
+	for ai, a := range s.Axes {
+		setPath(m, a.Key, vals[ai])
+	}
+	m = expand(m, nodeCount(m)).(map[string]any)
+	c := Cell{Index: ci, Values: vals}
+	text, err := toml.Marshal(m)
+	if err != nil {
+		return c, s.fail("axes", "cell %s: %v", s.Label(c), err)
+	}
+	if c.Scenario, err = presets.Parse(s.baseName, text); err != nil {
+		return c, s.cellError(c, s.indices(ci), err)
+	}
+	return c, nil
+}
+
+// keptCells is the largest grid whose checked cells are kept for the runs: beyond
+// it each run builds its cell again (a few tens of µs), so that a grid's memory
+// does not grow with its size.
+const keptCells = 4096
+
+// checkCells builds every cell, on every core, and keeps what planning needs: the
+// algorithms the grid runs (in cell order) and each cell's node count. The error
+// is the first bad cell's, whatever the order the cells were built in.
+func (s *Sweep) checkCells() error {
+	n := s.grid.n
+	nodes := make([]int32, n)
+	algs := make([]string, n)
+	var kept []Cell
+	if n <= keptCells {
+		kept = make([]Cell, n)
+	}
+	var mu sync.Mutex
+	bad, badAt := error(nil), n
+	var stop atomic.Int64
+	stop.Store(int64(n))
+	each(runtime.GOMAXPROCS(0), n, func(ci int) {
+		if int64(ci) >= stop.Load() {
+			return
 		}
-		vals := make([]any, len(s.Axes))
-		for ai, a := range s.Axes {
-			vals[ai] = a.Values[idx[ai]]
-			setPath(m, a.Key, vals[ai])
-		}
-		m = expand(m, nodeCount(m)).(map[string]any)
-		text, err := toml.Marshal(m)
+		c, err := s.buildCell(ci)
 		if err != nil {
-			return nil, s.fail("axes", "cell %s: %v", s.Label(Cell{Values: vals}), err)
-		}
-		sc, err := presets.Parse(s.baseName, text)
-		if err != nil {
-			return nil, s.cellError(Cell{Values: vals}, idx, setKeys, err)
-		}
-		cells = append(cells, Cell{Index: ci, Values: vals, Scenario: sc})
-		for ai := len(idx) - 1; ai >= 0; ai-- { // odometer: the last axis turns fastest
-			idx[ai]++
-			if idx[ai] < len(s.Axes[ai].Values) {
-				break
+			mu.Lock()
+			if ci < badAt {
+				bad, badAt = err, ci
+				stop.Store(int64(ci))
 			}
-			idx[ai] = 0
+			mu.Unlock()
+			return
+		}
+		nodes[ci] = int32(len(c.Scenario.NodeIDs()))
+		algs[ci] = c.Scenario.Algorithm
+		if kept != nil {
+			kept[ci] = c
+		}
+	})
+	if bad != nil {
+		return bad
+	}
+	s.nodes, s.kept = nodes, kept
+	s.algorithms = nil
+	for _, a := range algs {
+		if !slices.Contains(s.algorithms, a) {
+			s.algorithms = append(s.algorithms, a)
 		}
 	}
-	return cells, nil
+	return nil
+}
+
+// Cell is cell ci, built (or kept from the check).
+func (s *Sweep) Cell(ci int) Cell {
+	if s.kept != nil {
+		return s.kept[ci]
+	}
+	c, err := s.cells.get(ci, s.buildCell)
+	if err != nil {
+		// Every cell was built once when the sweep was read: building it again
+		// gives the same scenario.
+		panic(fmt.Sprintf("sweep: cell %d no longer builds: %v", ci, err))
+	}
+	return c
+}
+
+// cellCache keeps the cells built last: the runs of one cell (its seeds) follow
+// each other, so a few suffice.
+type cellCache struct {
+	mu    sync.Mutex
+	cells []Cell
+}
+
+const cachedCells = 16
+
+func (cc *cellCache) get(ci int, build func(int) (Cell, error)) (Cell, error) {
+	cc.mu.Lock()
+	for _, c := range cc.cells {
+		if c.Index == ci {
+			cc.mu.Unlock()
+			return c, nil
+		}
+	}
+	cc.mu.Unlock()
+	c, err := build(ci)
+	if err != nil {
+		return c, err
+	}
+	cc.mu.Lock()
+	if len(cc.cells) == cachedCells {
+		cc.cells = cc.cells[1:]
+	}
+	cc.cells = append(cc.cells, c)
+	cc.mu.Unlock()
+	return c, nil
 }
 
 var (
@@ -109,7 +239,7 @@ var (
 
 // cellError points at the axis value (or [set] key) the scenario's complaint names,
 // else at [axes].
-func (s *Sweep) cellError(c Cell, idx []int, setKeys []string, err error) error {
+func (s *Sweep) cellError(c Cell, idx []int, err error) error {
 	// Positions inside the generated scenario mean nothing to the user: drop them.
 	msg := innerPos.ReplaceAllString(filePrefix.ReplaceAllString(err.Error(), ""), "")
 	names := func(key string) bool { // the complaint is about key
@@ -129,7 +259,7 @@ func (s *Sweep) cellError(c Cell, idx []int, setKeys []string, err error) error 
 		}
 	}
 	if strings.HasPrefix(path, "base") || path == "file" {
-		for _, k := range setKeys {
+		for _, k := range s.grid.setKeys {
 			if names(k) {
 				path = "set." + k
 			}

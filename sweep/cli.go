@@ -1,13 +1,13 @@
 package sweep
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,33 +15,43 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
 	"github.com/NimbleMarkets/ntcharts/v2/linechart"
+
+	"github.com/clusterlab/clusterlab/lang"
 )
+
+// MaxJobs bounds --jobs: each job holds a world, and more jobs than cores only
+// share them.
+const MaxJobs = 256
 
 // Options are the sweep command's flags.
 type Options struct {
 	File, Preset string
 	Out          string // default sweep-NAME
-	Jobs         int    // < 1: every core
+	Jobs         int    // 0: every core; else 1 to MaxJobs
 	Shard        string // "i/k" or ""
 	Seeds        int    // > 0 replaces the seeds by 1..Seeds
 	Force        bool
-	Command      string    // the command line, for report.md
+	DPI          int       // the PNG plots' resolution; 0 for DefaultDPI
+	Program      string    // "clusterlab VERSION", as recordings' headers name it
+	Lang         lang.Lang // of the table, the messages and report.md
 	Stdout       io.Writer // the table (and, on a terminal, the chart)
 	Progress     io.Writer // the progress bar; nil for none
 	Terminal     bool      // draw the chart
+	// Ctx stops the runs when cancelled; its cause (context.Cause) names what
+	// stopped them ("SIGINT"). nil for never.
+	Ctx context.Context
 }
-
-// BadInput marks errors in what the user gave (exit code 2).
-type BadInput struct{ Err error }
-
-func (e *BadInput) Error() string { return e.Err.Error() }
 
 // Outcome is what a sweep did: the runs whose expectations failed.
 type Outcome struct {
-	Dir     string
-	Runs    int
-	Failed  []string
-	Missing int // runs of the sweep that no merged shard holds
+	Dir        string
+	Runs       int
+	Failed     int      // runs that failed
+	FailedList []string // the first of them, with their reasons
+	Missing    int      // runs of the sweep that no merged shard holds
+	Cut        []string // the hints for runs an until cut off
+	Stopped    string   // what stopped the runs early ("SIGINT"), "" if nothing did
+	Total      int      // runs of the sweep, or of the shard
 }
 
 // Open reads the sweep a command names.
@@ -57,22 +67,28 @@ func Open(file, preset string) (*Sweep, error) {
 	return nil, errors.New("expected a sweep FILE or --preset NAME (see `clusterlab sweeps`)")
 }
 
-// Execute runs a sweep command: every run of the shard, then the outputs, the table
-// and the chart.
-func Execute(o Options) (*Outcome, error) {
-	// One garbage-collection policy from the plan to the last file: released
-	// between the runs and the writing, it would bring back the default percent
-	// over the runs' heap, and a collection, at the start of the write phase.
-	defer holdGC()()
+// CheckJobs refuses a --jobs out of range.
+func CheckJobs(jobs int) error {
+	if jobs < 0 || jobs > MaxJobs {
+		return fmt.Errorf("--jobs: found %d, expected 1 to %d runs at once (leave it out for one per core)", jobs, MaxJobs)
+	}
+	return nil
+}
+
+// Prepare reads the sweep the options name and makes the plan of its shard.
+func Prepare(o Options) (*Plan, error) {
 	s, err := Open(o.File, o.Preset)
 	if err != nil {
 		return nil, &BadInput{err}
 	}
-	if o.Seeds < 0 || o.Seeds > 100000 {
-		return nil, &BadInput{fmt.Errorf("--seeds: found %d, expected 1 to 100000", o.Seeds)}
+	if o.Seeds < 0 || o.Seeds > MaxSeeds {
+		return nil, &BadInput{fmt.Errorf("--seeds: found %d, expected 1 to %d", o.Seeds, MaxSeeds)}
 	}
 	if o.Seeds > 0 {
 		s.WithSeeds(o.Seeds)
+	}
+	if o.DPI != 0 && (o.DPI < MinDPI || o.DPI > MaxDPI) {
+		return nil, &BadInput{fmt.Errorf("--dpi: found %d, expected %d to %d dots per inch", o.DPI, MinDPI, MaxDPI)}
 	}
 	var shard Shard
 	if o.Shard != "" {
@@ -80,46 +96,135 @@ func Execute(o Options) (*Outcome, error) {
 			return nil, &BadInput{err}
 		}
 	}
-	if o.Out == "" {
-		o.Out = "sweep-" + s.Name
-		if shard.K > 0 {
-			o.Out += fmt.Sprintf("-shard%dof%d", shard.I, shard.K)
-		}
-	}
-	if err := CheckOutput(o.Out, o.Force); err != nil {
-		return nil, &BadInput{err}
-	}
 	p, err := NewPlan(s, shard)
 	if err != nil {
 		return nil, &BadInput{err}
 	}
-	bar := newProgress(o.Progress, len(p.Runs))
-	results := p.Execute(o.Jobs, func(n int, _ Result) { bar.update(n) })
-	bar.done()
-	if err := p.Write(o.Out, results, o.Command, o.Jobs); err != nil {
+	p.Program, p.ui, p.DPI = o.Program, o.Lang, o.DPI
+	p.command = canonical(o)
+	return p, nil
+}
+
+// canonical is the command that makes the whole sweep again: what it runs, not
+// where its outputs go or how many jobs ran it.
+func canonical(o Options) string {
+	cmd := "clusterlab sweep --preset " + o.Preset
+	if o.Preset == "" {
+		cmd = "clusterlab sweep " + shellWord(filepath.ToSlash(o.File))
+	}
+	if o.Seeds > 0 {
+		cmd += fmt.Sprintf(" --seeds %d", o.Seeds)
+	}
+	return cmd
+}
+
+// shellWord quotes s for a POSIX shell when it needs it.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Execute runs a sweep command: every run of the shard, then the outputs, the table
+// and the chart.
+func Execute(o Options) (*Outcome, error) {
+	// One garbage-collection policy from the plan to the last file: released
+	// between the runs and the writing, it would bring back the default percent
+	// over the runs' heap, and a collection, at the start of the write phase.
+	defer holdGC()()
+	if err := CheckJobs(o.Jobs); err != nil {
+		return nil, &BadInput{err}
+	}
+	p, err := Prepare(o)
+	if err != nil {
 		return nil, err
 	}
-	p.printTable(o.Stdout, results)
-	if o.Terminal {
-		p.printChart(o.Stdout, results)
-	}
-	out := &Outcome{Dir: o.Out, Runs: len(results)}
-	for _, r := range results {
-		if !r.Passed {
-			out.Failed = append(out.Failed, p.Describe(r.Run)+": "+strings.Join(r.Failures, "; "))
+	if o.Out == "" {
+		o.Out = "sweep-" + p.Name
+		if p.Shard.K > 0 {
+			o.Out += fmt.Sprintf("-shard%dof%d", p.Shard.I, p.Shard.K)
 		}
+	}
+	ctx := o.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return p.RunTo(ctx, o.Out, o.Force, o.Jobs, o.Progress, o.Stdout, o.Terminal)
+}
+
+// RunTo runs the plan's runs over jobs workers and writes the outputs into dir:
+// the progress bar on progress, the table (and with terminal the chart) on stdout
+// (nil for neither).
+func (p *Plan) RunTo(ctx context.Context, dir string, force bool, jobs int, progress, stdout io.Writer, terminal bool) (*Outcome, error) {
+	f, err := openFolder(dir, force)
+	if err != nil {
+		return nil, err
+	}
+	defer f.abort()
+	outs := p.newOutputs(f, true)
+	bar := newProgress(progress, p.Runs(), p.ui)
+	done := 0
+	p.Execute(ctx, jobs, func(r Result) {
+		outs.add(r)
+		done++
+		bar.update(done)
+	})
+	bar.done()
+	info := reportInfo{command: p.command}
+	if p.Shard.K > 0 {
+		info.command += fmt.Sprintf(" --shard %d/%d", p.Shard.I, p.Shard.K)
+	}
+	if ctx.Err() != nil {
+		info.stopped = context.Cause(ctx).Error()
+	}
+	out, err := p.finish(f, outs, info, jobs, stdout, terminal)
+	if out != nil {
+		out.Total = p.Runs()
+	}
+	return out, err
+}
+
+// finish writes the outputs beside the CSV files, moves them into place, prints
+// the table (and the chart) and says what the sweep did.
+func (p *Plan) finish(f *folder, outs *outputs, info reportInfo, jobs int, stdout io.Writer, terminal bool) (*Outcome, error) {
+	if err := outs.finish(); err != nil {
+		return nil, err
+	}
+	figs := p.figures(outs.cells)
+	if err := p.write(f, outs, figs, info, jobs); err != nil {
+		return nil, err
+	}
+	if err := f.commit(); err != nil {
+		return nil, err
+	}
+	if stdout != nil {
+		p.printTable(stdout, outs)
+		if terminal {
+			p.printChart(stdout, figs)
+		}
+	}
+	out := &Outcome{Dir: f.dir, Runs: outs.runs, Failed: outs.runs - outs.passed, Stopped: info.stopped}
+	for _, r := range outs.failed {
+		out.FailedList = append(out.FailedList, p.Describe(r.Run)+": "+strings.Join(r.Failures, "; "))
+	}
+	for _, c := range outs.cut {
+		out.Cut = append(out.Cut, p.cutHint(c))
 	}
 	return out, nil
 }
 
 // Merge joins the outputs of shards of one sweep into out.
-func Merge(dirs []string, out string, force bool, command string, stdout io.Writer) (*Outcome, error) {
+func Merge(dirs []string, out string, force bool, dpi int, ui lang.Lang, stdout io.Writer) (*Outcome, error) {
 	if len(dirs) == 0 {
 		return nil, &BadInput{errors.New("expected the shards' folders")}
 	}
 	// Every shard carries the sweep file, its base scenario and the seeds it ran.
 	var first [3]string
 	for i, d := range dirs {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return nil, &BadInput{fmt.Errorf("%s: found no folder, expected a shard's output folder", d)}
+		}
 		var cur [3]string
 		for j, name := range []string{SweepFile, ScenarioFile, SeedsFile} {
 			b, err := os.ReadFile(filepath.Join(d, name))
@@ -134,11 +239,12 @@ func Merge(dirs []string, out string, force bool, command string, stdout io.Writ
 			return nil, &BadInput{fmt.Errorf("%s: a shard of another sweep (or other seeds) than %s; expected shards of one sweep", d, dirs[0])}
 		}
 	}
+	command, err := os.ReadFile(filepath.Join(dirs[0], CommandFile))
+	if err != nil {
+		return nil, &BadInput{fmt.Errorf("%s: found no %s, expected a sweep's output folder", dirs[0], CommandFile)}
+	}
 	s, err := parseWithBase(filepath.Join(dirs[0], SweepFile), []byte(first[0]), []byte(first[1]))
 	if err != nil {
-		return nil, &BadInput{err}
-	}
-	if err := CheckOutput(out, force); err != nil {
 		return nil, &BadInput{err}
 	}
 	// --seeds may have replaced the file's seeds.
@@ -149,48 +255,86 @@ func Merge(dirs []string, out string, force bool, command string, stdout io.Writ
 	if err != nil {
 		return nil, &BadInput{err}
 	}
-	var all []Result
-	seen := map[int]string{}
+	p.ui, p.DPI, p.command = ui, dpi, strings.TrimSpace(string(command))
+	var readers []*resultsReader
+	defer func() {
+		for _, r := range readers {
+			r.close()
+		}
+	}()
 	for _, d := range dirs {
-		rs, err := p.readResults(filepath.Join(d, ResultsFile))
+		rr, err := p.openResults(d)
 		if err != nil {
-			return nil, &BadInput{err}
+			return nil, err
 		}
-		walls := readTimings(filepath.Join(d, TimingsFile))
-		for i := range rs {
-			rs[i].Wall = time.Duration(walls[rs[i].Index] * float64(time.Second))
-		}
-		for _, r := range rs {
-			if prev, dup := seen[r.Index]; dup {
-				return nil, &BadInput{fmt.Errorf("%s: run %d is also in %s; expected each run in one shard", d, r.Index, prev)}
-			}
-			seen[r.Index] = d
-		}
-		all = append(all, rs...)
+		readers = append(readers, rr)
 	}
-	if err := p.Write(out, all, command, 0); err != nil {
+	f, err := openFolder(out, force)
+	if err != nil {
 		return nil, err
 	}
-	p.printTable(stdout, all)
-	o := &Outcome{Dir: out, Runs: len(all), Missing: len(p.Cells)*len(p.SeedList) - len(all)}
-	for _, r := range all {
-		if !r.Passed {
-			o.Failed = append(o.Failed, p.Describe(r.Run))
+	defer f.abort()
+	timed := true
+	for _, rr := range readers {
+		timed = timed && rr.t != nil
+	}
+	outs := p.newOutputs(f, timed)
+	// The shards' rows, each file in run order, merged into run order.
+	heads := make([]*Result, len(readers))
+	advance := func(i int) error {
+		r, err := readers[i].next()
+		if err == io.EOF {
+			heads[i] = nil
+			return nil
+		}
+		heads[i] = &r
+		return err
+	}
+	for i := range readers {
+		if err := advance(i); err != nil {
+			return nil, err
 		}
 	}
-	return o, nil
+	last := -1
+	for {
+		best := -1
+		for i, h := range heads {
+			if h != nil && (best < 0 || h.Index < heads[best].Index) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		r := *heads[best]
+		if r.Index <= last {
+			return nil, &BadInput{fmt.Errorf("%s: run %d is also in another shard, or out of order; expected each run in one shard", dirs[best], r.Index)}
+		}
+		last = r.Index
+		outs.add(r)
+		if err := advance(best); err != nil {
+			return nil, err
+		}
+	}
+	o, err := p.finish(f, outs, reportInfo{command: p.command}, 0, stdout, false)
+	if o != nil {
+		o.Total = p.Total()
+		o.Missing = p.Total() - o.Runs
+	}
+	return o, err
 }
 
 // progress draws runs done / total, runs/s and the ETA on one line.
 type progress struct {
 	w     io.Writer
+	ui    lang.Lang
 	total int
 	start time.Time
 	last  time.Time
 }
 
-func newProgress(w io.Writer, total int) *progress {
-	return &progress{w: w, total: total, start: time.Now()}
+func newProgress(w io.Writer, total int, ui lang.Lang) *progress {
+	return &progress{w: w, ui: ui, total: total, start: time.Now()}
 }
 
 func (b *progress) update(n int) {
@@ -203,7 +347,7 @@ func (b *progress) update(n int) {
 	eta := time.Duration(float64(b.total-n) / max(rate, 1e-9) * float64(time.Second)).Round(time.Second)
 	const width = 30
 	fill := width * n / max(b.total, 1)
-	fmt.Fprintf(b.w, "\r[%s%s] %d/%d runs · %.1f runs/s · ETA %v ", strings.Repeat("█", fill), strings.Repeat("░", width-fill), n, b.total, rate, eta)
+	fmt.Fprintf(b.w, "\r[%s%s] %s ", strings.Repeat("█", fill), strings.Repeat("░", width-fill), b.ui.F("sweep.progress", n, b.total, rate, eta))
 }
 
 func (b *progress) done() {
@@ -212,54 +356,57 @@ func (b *progress) done() {
 	}
 }
 
-// printTable prints one row per cell: the axes, the runs that passed, and every
-// plotted metric's mean with the theory beside it.
-func (p *Plan) printTable(w io.Writer, results []Result) {
-	var ys []string
-	for _, pl := range p.Plot {
-		if !slices.Contains(ys, pl.Y) {
-			ys = append(ys, pl.Y)
-		}
-	}
-	if len(ys) == 0 {
-		ys = []string{"sent.total"}
-	}
-	stats := p.cellStats(results)
-	passed := make([]int, len(p.Cells))
-	runs := make([]int, len(p.Cells))
-	for _, r := range results {
-		runs[r.Cell]++
-		if r.Passed {
-			passed[r.Cell]++
-		}
-	}
+// printTable prints one row per cell: the axes, the runs that passed and those
+// that finished, and every plotted metric's mean with the theory beside it. A
+// cell with runs cut off is marked ⚠, a mean that is not its exact theory ≠; the
+// marks are explained under the table.
+func (p *Plan) printTable(w io.Writer, o *outputs) {
+	ui := p.ui
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := append(p.axisKeys(), "passed")
-	for _, y := range ys {
-		head = append(head, y, "theory")
+	head := append(p.axisKeys(), ui.T("sweep.table.passed"), ui.T("sweep.table.completed"))
+	for _, y := range o.shown {
+		head = append(head, y, ui.T("sweep.table.theory"))
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	for ci := range p.Cells {
-		if runs[ci] == 0 {
+	cut, differs := false, false
+	for ci, c := range o.cells {
+		if c == nil {
 			continue
 		}
-		row := append(p.axisValues(ci), fmt.Sprintf("%d/%d", passed[ci], runs[ci]))
-		for _, y := range ys {
-			st, ok := stats[ci][y]
+		done := fmt.Sprintf("%d/%d", c.completed, c.runs)
+		if c.completed < c.runs {
+			done += " ⚠"
+			cut = true
+		}
+		row := append(p.axisValues(ci), fmt.Sprintf("%d/%d", c.passed, c.runs), done)
+		for _, y := range o.shown {
+			st, ok := c.stats[y]
 			if !ok {
 				row = append(row, "-", "")
 				continue
 			}
-			row = append(row, short(st.mean), short(st.theory))
+			mean := short(st.mean)
+			if st.differs() {
+				mean += " ≠"
+				differs = true
+			}
+			row = append(row, mean, short(st.theory))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
+	if cut {
+		for _, c := range o.cut {
+			fmt.Fprintf(w, "⚠ %s\n", p.cutHint(c))
+		}
+	}
+	if differs {
+		fmt.Fprintf(w, "≠ %s\n", ui.T("sweep.table.differs"))
+	}
 }
 
 // printChart draws the first plot as a terminal line chart, one colour per series.
-func (p *Plan) printChart(w io.Writer, results []Result) {
-	figs := p.figures(results)
+func (p *Plan) printChart(w io.Writer, figs []figure) {
 	if len(figs) == 0 || len(figs[0].lines) == 0 {
 		return
 	}
@@ -294,5 +441,5 @@ func (p *Plan) printChart(w io.Writer, results []Result) {
 		}
 		legend = append(legend, st.Render("━━ "+l.name))
 	}
-	fmt.Fprintf(w, "\n%s vs %s\n%s\n%s\n", f.Y, f.X, ch.View(), strings.Join(legend, "   "))
+	fmt.Fprintf(w, "\n%s\n%s\n%s\n", f.title(p.ui), ch.View(), strings.Join(legend, "   "))
 }

@@ -11,10 +11,11 @@ import (
 	"bytes"
 	"cmp"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -36,6 +37,13 @@ type File struct {
 	Plot        []Plot         `toml:"plot"`
 	Expect      []Expect       `toml:"expect"`
 	Notes       string         `toml:"notes"`
+	// Completed is a check that says a run finished (as [[expect]] writes one,
+	// "entries >= 10"); without it, the family's: a leader agreed, an entry
+	// served, every crash detected.
+	Completed string `toml:"completed"`
+	// AllowIncomplete lets runs that ended before they finished pass: a sweep
+	// that studies runs cut off on purpose.
+	AllowIncomplete bool `toml:"allow_incomplete"`
 }
 
 // Plot is one [[plot]]: Y against X, one line per combination of the Series axes.
@@ -70,12 +78,18 @@ type Sweep struct {
 	SeedList []uint64
 	Series   [][]string // per plot
 	Checks   []check    // the parsed [[expect]]
+	done     *check     // the parsed completed, nil for the family's
 	base     []byte     // the base scenario's text
 	baseName string
 	pos      presets.Positions
-	// checked is the cells Load built to check every one, kept for the first plan
-	// (building them is most of planning, which no job shares); Shrink drops them.
-	checked []Cell
+	grid     grid
+	// What checking every cell found: each cell's node count, the algorithms the
+	// grid runs, and the cells themselves for a small grid (building them is most
+	// of planning, which no job shares).
+	nodes      []int32
+	algorithms []string
+	kept       []Cell
+	cells      cellCache
 }
 
 //go:embed presets/*.toml
@@ -108,15 +122,26 @@ func parseWithBase(file string, data, base []byte) (*Sweep, error) {
 }
 
 // LoadFile reads a sweep file; a `file = ...` in it is relative to its folder.
+// It has a scenario file's guards: a regular file of at most
+// presets.MaxFileBytes.
 func LoadFile(path string) (*Sweep, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path, "a sweep file")
 	if err != nil {
 		return nil, err
 	}
 	return Parse(path, data, filepath.Dir(path))
 }
 
-const keys = "name, description, base, file, seeds, set, axes, plot, expect, notes"
+// readFile is presets.ReadFile with a missing file said in one line.
+func readFile(path, what string) ([]byte, error) {
+	data, err := presets.ReadFile(path, what)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: found no such file, expected %s (TOML)", path, what)
+	}
+	return data, err
+}
+
+const keys = "name, description, base, file, seeds, set, axes, plot, expect, notes, completed, allow_incomplete"
 
 // Parse reads and checks a sweep. dir is where `file = ...` is looked up ("" for
 // embedded sweeps, whose base must be a preset).
@@ -143,9 +168,17 @@ func (s *Sweep) fail(path, format string, args ...any) error {
 	return presets.ErrorAt(s.Path, l, c, fmt.Sprintf(format, args...))
 }
 
+// plainName is what a sweep's name may be: it names the output folder.
+var plainName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
 func (s *Sweep) check(dir string) error {
 	if s.Name == "" {
 		s.Name = strings.TrimSuffix(filepath.Base(s.Path), ".toml")
+		if !plainName.MatchString(s.Name) {
+			s.Name = "sweep"
+		}
+	} else if !plainName.MatchString(s.Name) {
+		return s.fail("name", "found name = %q, expected a plain name of at most 100 letters, digits, '-', '_' and '.' (it names the output folder sweep-NAME)", s.Name)
 	}
 	switch {
 	case s.Base != "" && s.Scenario != "":
@@ -162,7 +195,7 @@ func (s *Sweep) check(dir string) error {
 		if dir == "" {
 			return s.fail("file", "found file = %q in an embedded sweep, expected base = a preset", s.Scenario)
 		}
-		raw, err := os.ReadFile(filepath.Join(dir, s.Scenario))
+		raw, err := readFile(filepath.Join(dir, s.Scenario), "a scenario file")
 		if err != nil {
 			return s.fail("file", "found file = %q, which cannot be read (%v), expected a scenario file", s.Scenario, err)
 		}
@@ -195,6 +228,9 @@ func (s *Sweep) check(dir string) error {
 		if p.Y == "" {
 			return s.fail(at, "found a plot without y, expected y = a metric such as \"sent.total\"")
 		}
+		if !validMetric(p.Y) {
+			return s.fail(at+".y", "found y = %q, expected one of the metrics: %s", p.Y, strings.Join(metricPatterns, ", "))
+		}
 		if !s.isAxis(p.X) {
 			return s.fail(at+".x", "found x = %q, expected one of the axes: %s", p.X, strings.Join(s.axisKeys(), ", "))
 		}
@@ -225,10 +261,20 @@ func (s *Sweep) check(dir string) error {
 		}
 		s.Checks = append(s.Checks, c)
 	}
+	if s.Completed != "" {
+		c, err := parseCheck(s.Completed)
+		if err != nil {
+			l, col := s.pos.At("completed")
+			se := err.(*netsim.SyntaxError)
+			return presets.ErrorAt(s.Path, l, col+se.Col, se.Msg)
+		}
+		s.done = &c
+	}
+	if err := s.makeGrid(); err != nil {
+		return err
+	}
 	// Every cell must make a valid scenario: find out now, before running anything.
-	var err error
-	s.checked, err = s.Cells()
-	return err
+	return s.checkCells()
 }
 
 func (s *Sweep) checkSeeds() error {
@@ -236,8 +282,8 @@ func (s *Sweep) checkSeeds() error {
 	case nil:
 		s.SeedList = []uint64{1}
 	case int64:
-		if v < 1 || v > 100000 {
-			return s.fail("seeds", "found seeds = %d, expected a count from 1 to 100000 or a list", v)
+		if v < 1 || v > MaxSeeds {
+			return s.fail("seeds", "found seeds = %d, expected a count from 1 to %d or a list", v, MaxSeeds)
 		}
 		s.SeedList = seedRange(int(v))
 	case []any:
@@ -256,6 +302,9 @@ func (s *Sweep) checkSeeds() error {
 	}
 	return nil
 }
+
+// MaxSeeds bounds the seeds of a sweep.
+const MaxSeeds = 100000
 
 func seedRange(k int) []uint64 {
 	out := make([]uint64, k)
@@ -281,7 +330,12 @@ func (s *Sweep) axisKeys() []string {
 // Shrink keeps the first k values of every numeric axis: the reduced sweep the
 // tests run (and a quick look before a long sweep).
 func (s *Sweep) Shrink(k int) {
-	s.checked = nil
+	defer func() {
+		// Fewer values of axes whose every cell was valid: the smaller grid is too.
+		if err := s.makeGrid(); err == nil {
+			s.checkCells()
+		}
+	}()
 	for i, a := range s.Axes {
 		numeric := true
 		for _, v := range a.Values {

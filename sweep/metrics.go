@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -11,27 +12,65 @@ import (
 	"github.com/clusterlab/clusterlab/node"
 )
 
-// The metrics of a run, as results.csv names them. README.md ("Sweeps") defines
-// each. sent.TYPE and per_entry.TYPE have one column per message type the grid's
-// algorithms declare; alerts.KIND one per alert kind.
-var metricPatterns = []string{
-	"events", "sent.total", "sent.TYPE", "delivered.total", "dropped.total",
-	"size.total", "size.mean", "size.max",
-	"elections", "rounds", "source_rounds", "time_to_leader_s",
-	"entries", "per_entry.total", "per_entry.TYPE", "client_delay_s", "sync_delay_s",
-	"detection_latency_s", "false_suspicions_before_gst", "false_suspicions_after_gst", "final_timeout_s",
-	"alerts.KIND", "violations", "violations_per_entry",
+// metricDef is one metric of a run, as results.csv names it, and its unit. A
+// pattern's TYPE stands for a message type the grid's algorithms declare, KIND
+// for an alert kind. docs/sweeps.md defines each (a test checks the two agree).
+type metricDef struct {
+	name string
+	unit string // for axis labels: what one of it counts, "s" for seconds
+}
+
+var metricDefs = []metricDef{
+	{"events", "events"}, {"sent.total", "messages"}, {"sent.TYPE", "messages"},
+	{"delivered.total", "messages"}, {"dropped.total", "messages"},
+	{"size.total", "ids"}, {"size.mean", "ids per message"}, {"size.max", "ids"},
+	{"elections", "elections"}, {"rounds", "rounds"}, {"source_rounds", "iterations"}, {"time_to_leader_s", "s"},
+	{"entries", "entries"}, {"per_entry.total", "messages per entry"}, {"per_entry.TYPE", "messages per entry"},
+	{"client_delay_s", "s"}, {"sync_delay_s", "s"},
+	{"detection_latency_s", "s"}, {"false_suspicions_before_gst", "suspicions"}, {"false_suspicions_after_gst", "suspicions"},
+	{"final_timeout_s", "s"},
+	{"alerts.KIND", "alerts"}, {"violations", "alerts"}, {"violations_per_entry", "alerts per entry"},
+}
+
+// metricPatterns are the metrics' names, patterns included.
+var metricPatterns = func() []string {
+	var out []string
+	for _, d := range metricDefs {
+		out = append(out, d.name)
+	}
+	return out
+}()
+
+// unitOf is metric m's unit ("" for an unknown one).
+func unitOf(m string) string {
+	for _, d := range metricDefs {
+		if d.name == m {
+			return d.unit
+		}
+	}
+	for _, d := range metricDefs {
+		if p, ok := strings.CutSuffix(d.name, "TYPE"); ok && strings.HasPrefix(m, p) {
+			return d.unit
+		}
+		if p, ok := strings.CutSuffix(d.name, "KIND"); ok && strings.HasPrefix(m, p) {
+			return d.unit
+		}
+	}
+	return ""
 }
 
 // violationKinds are the alerts that break a family's safety property.
 var violationKinds = []string{"split-brain", "mutex", "order"}
+
+// typeName is what a message type or an alert kind may be in a metric's name.
+var typeName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 func validMetric(m string) bool {
 	if slices.Contains(metricPatterns, m) {
 		return true
 	}
 	for _, p := range []string{"sent.", "per_entry.", "alerts."} {
-		if strings.HasPrefix(m, p) && len(m) > len(p) {
+		if t, ok := strings.CutPrefix(m, p); ok && typeName.MatchString(t) {
 			return true
 		}
 	}
@@ -300,4 +339,71 @@ func failures(s *netsim.Summary) []string {
 		}
 	}
 	return out
+}
+
+// finished says whether the run's algorithm finished before the run ended: the
+// sweep's own completed check, else the family's: an election, every live process
+// agreeing on one live leader at the end; mutual exclusion, an entry (and,
+// without a request generator, no process still waiting); a detector, every crash
+// detected. finishWhat says it in words.
+func (p *Plan) finished(params map[string]any, s *netsim.Summary, values map[string]float64, th map[string][]algos.Theory) bool {
+	if p.done != nil {
+		return p.done.eval(metric(values, p.done.metric), theoryValue(th, p.done.metric)) == ""
+	}
+	switch algos.Family(s.Family) {
+	case algos.Election:
+		return agreedAtEnd(s)
+	case algos.Mutex:
+		if s.Mutex.Entries == 0 {
+			return false
+		}
+		if rate, ok := params["cs_rate"]; ok && rate != 0.0 && rate != int64(0) {
+			return true // requests keep coming: some always wait at the end
+		}
+		for _, n := range s.Nodes {
+			if n.Up && n.CS == "wanted" {
+				return false
+			}
+		}
+	case algos.Detector:
+		for _, d := range s.Detector.Detections {
+			if !d.Detected {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// finishWhat is what a run of algorithm must reach to finish, in words.
+func (p *Plan) finishWhat(algorithm string) string {
+	if p.done != nil {
+		return "`" + p.done.text + "` held"
+	}
+	spec, _ := algos.Lookup(algorithm)
+	switch spec.Family {
+	case algos.Election:
+		return "the election finished"
+	case algos.Mutex:
+		return "the requests for the critical section were served"
+	case algos.Detector:
+		return "every crash was detected"
+	}
+	return "the algorithm finished"
+}
+
+// agreedAtEnd: every live process believes the same live process leads.
+func agreedAtEnd(s *netsim.Summary) bool {
+	leader, up := "", map[string]bool{}
+	for _, n := range s.Nodes {
+		if !n.Up {
+			continue
+		}
+		up[n.ID.String()] = true
+		if n.Leader == "" || (leader != "" && n.Leader != leader) {
+			return false
+		}
+		leader = n.Leader
+	}
+	return leader != "" && up[leader]
 }

@@ -1,17 +1,17 @@
 package sweep
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
-	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"time"
 )
 
 var nan = math.NaN()
@@ -51,195 +51,326 @@ const (
 	SweepFile    = "sweep.toml"    // the sweep file as given, for merge
 	ScenarioFile = "scenario.toml" // its base scenario as it was, for merge
 	SeedsFile    = "seeds.txt"     // the seeds run (--seeds may differ from the file's)
+	CommandFile  = "command.txt"   // the command that makes the whole sweep again
 )
 
-// writeAtomic writes a file whole or not at all: a temporary file renamed in place.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// csvOut writes one CSV file row by row. Its lines end with CRLF, as RFC 4180 and
+// clusterlab's exported CSVs have them.
+type csvOut struct {
+	path string // where it is written
+	name string // where it ends up, for messages
+	f    *os.File
+	b    *bufio.Writer
+	w    *csv.Writer
+	err  error
 }
 
+func createCSV(path, name string, head []string) *csvOut {
+	c := &csvOut{path: path, name: name}
+	if path == "" { // kept nowhere
+		c.b = bufio.NewWriter(io.Discard)
+	} else if c.f, c.err = os.Create(path); c.err != nil {
+		return c
+	} else {
+		c.b = bufio.NewWriterSize(c.f, 64<<10)
+	}
+	c.w = csv.NewWriter(c.b)
+	c.w.UseCRLF = true
+	c.row(head)
+	return c
+}
+
+func (c *csvOut) row(r []string) {
+	if c.err == nil {
+		c.err = c.w.Write(r)
+	}
+}
+
+func (c *csvOut) close() error {
+	if c.f == nil {
+		return ioErr(c.name, c.err)
+	}
+	if c.err == nil {
+		c.w.Flush()
+		c.err = c.w.Error()
+	}
+	if c.err == nil {
+		c.err = c.b.Flush()
+	}
+	if err := c.f.Close(); c.err == nil {
+		c.err = err
+	}
+	return ioErr(c.name, c.err)
+}
+
+// csvBytes is rows as a CSV file's bytes, lines ending with CRLF.
 func csvBytes(rows [][]string) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
+	w.UseCRLF = true
 	w.WriteAll(rows) // a bytes.Buffer does not fail
 	return b.Bytes()
 }
 
-func (p *Plan) axisHeader() []string { return p.axisKeys() }
-
 func (p *Plan) axisValues(cell int) []string {
 	var out []string
-	for _, v := range p.Cells[cell].Values {
+	for _, v := range p.values(cell) {
 		out = append(out, Format(v))
 	}
 	return out
 }
 
 func (p *Plan) resultsHeader() []string {
-	head := append([]string{"run"}, p.axisHeader()...)
-	head = append(head, "seed", "passed", "trace_hash")
-	return append(head, p.Columns...)
+	head := append([]string{"run"}, p.axisKeys()...)
+	head = append(head, "seed", "passed", "completed", "trace_hash")
+	return append(append(head, p.Columns...), "failures")
 }
 
-// resultsCSV is one row per run, in run order.
-func (p *Plan) resultsCSV(results []Result) []byte {
-	rows := [][]string{p.resultsHeader()}
-	for _, r := range results {
-		row := append([]string{strconv.Itoa(r.Index)}, p.axisValues(r.Cell)...)
-		row = append(row, strconv.FormatUint(r.Seed, 10), strconv.FormatBool(r.Passed), r.Hash)
-		for _, c := range p.Columns {
-			v, ok := r.Values[c]
-			if !ok {
-				v = nan
-			}
-			row = append(row, num(v))
+func (p *Plan) resultsRow(r Result) []string {
+	row := append([]string{strconv.Itoa(r.Index)}, p.axisValues(r.Cell)...)
+	row = append(row, strconv.FormatUint(r.Seed, 10), strconv.FormatBool(r.Passed), strconv.FormatBool(r.Completed), r.Hash)
+	for _, c := range p.Columns {
+		v, ok := r.Values[c]
+		if !ok {
+			v = nan
 		}
-		rows = append(rows, row)
+		row = append(row, num(v))
 	}
-	return csvBytes(rows)
+	return append(row, strings.Join(r.Failures, "; "))
 }
 
-func (p *Plan) timingsCSV(results []Result) []byte {
-	rows := [][]string{{"run", "cell", "seed", "wall_s"}}
-	for _, r := range results {
-		rows = append(rows, []string{strconv.Itoa(r.Index), p.Label(p.Cells[r.Cell]), strconv.FormatUint(r.Seed, 10),
-			strconv.FormatFloat(r.Wall.Seconds(), 'f', 4, 64)})
-	}
-	return csvBytes(rows)
+var timingsHeader = []string{"run", "cell", "seed", "wall_s"}
+
+// wallText writes a run's wall time in seconds to the microsecond: no real run
+// takes less.
+func wallText(d time.Duration) string {
+	return strconv.FormatFloat(max(d, time.Microsecond).Seconds(), 'f', 6, 64)
 }
 
-// readResults reads a results.csv written for this plan.
-func (p *Plan) readResults(path string) ([]Result, error) {
-	data, err := os.ReadFile(path)
+// maxListed is how many failed runs report.md lists.
+const maxListed = 30
+
+// outputs take the results in run order and write results.csv, timings.csv and
+// summary.csv as they come, keeping of each cell only what the table, report and
+// plots show: a sweep's memory does not grow with its runs.
+type outputs struct {
+	p                *Plan
+	results, timings *csvOut
+	summary          *csvOut
+	shown            []string   // the metrics shown per cell
+	cells            []*cellSum // by cell; nil for a cell without runs here
+	cur              *cellAcc
+	failed           []Result // the first maxListed
+	runs, passed     int
+	completed        int
+	sources          []string
+	cut              []cutoff // runs that ended before they finished, by until
+}
+
+// cutoff counts the runs an until ended before their algorithm finished.
+type cutoff struct {
+	until time.Duration
+	what  string
+	runs  int
+}
+
+// newOutputs writes into f (nowhere for nil: only what is kept of the cells).
+func (p *Plan) newOutputs(f *folder, timed bool) *outputs {
+	o := &outputs{p: p, cells: make([]*cellSum, p.CellCount()), shown: p.shownMetrics()}
+	create := func(name string, head []string) *csvOut {
+		if f == nil {
+			return createCSV("", name, head)
+		}
+		return createCSV(f.path(name), f.final(name), head)
+	}
+	o.results = create(ResultsFile, p.resultsHeader())
+	if timed {
+		o.timings = create(TimingsFile, timingsHeader)
+	}
+	o.summary = create(SummaryFile, append(p.axisKeys(), "metric", "n", "mean", "sd", "min", "max", "theory"))
+	return o
+}
+
+// shownMetrics are the metrics of the plots, in order, or sent.total without one.
+func (p *Plan) shownMetrics() []string {
+	var ys []string
+	for _, pl := range p.Plot {
+		if !slices.Contains(ys, pl.Y) {
+			ys = append(ys, pl.Y)
+		}
+	}
+	if len(ys) == 0 {
+		ys = []string{"sent.total"}
+	}
+	return ys
+}
+
+// add takes the next result in run order.
+func (o *outputs) add(r Result) {
+	p := o.p
+	o.results.row(p.resultsRow(r))
+	if o.timings != nil {
+		o.timings.row([]string{strconv.Itoa(r.Index), p.label(p.values(r.Cell), " "), strconv.FormatUint(r.Seed, 10), wallText(r.Wall)})
+	}
+	if o.cur != nil && o.cur.cell != r.Cell {
+		o.endCell()
+	}
+	if o.cur == nil {
+		o.cur = newCellAcc(r.Cell, len(p.Columns))
+		o.cur.sum.until = p.until(r.Cell)
+	}
+	if r.Values != nil && r.theory == nil {
+		// Read back from results.csv: the figures come from the run's
+		// configuration, as the run had them.
+		_, r.theory, _ = p.resolve(r.Run)
+	}
+	o.cur.add(p.Columns, r)
+	o.runs++
+	if r.Passed {
+		o.passed++
+	} else if len(o.failed) < maxListed {
+		o.failed = append(o.failed, Result{Run: r.Run, Failures: r.Failures})
+	}
+	if r.Completed {
+		o.completed++
+	} else if r.Values != nil {
+		until, what := p.until(r.Cell), p.finishWhat(p.Cell(r.Cell).Scenario.Algorithm)
+		i := slices.IndexFunc(o.cut, func(c cutoff) bool { return c.until == until && c.what == what })
+		if i < 0 {
+			o.cut = append(o.cut, cutoff{until: until, what: what})
+			i = len(o.cut) - 1
+		}
+		o.cut[i].runs++
+	}
+}
+
+// until is cell ci's run length.
+func (p *Plan) until(ci int) time.Duration {
+	d, _ := time.ParseDuration(p.Cell(ci).Scenario.Until)
+	return d
+}
+
+// endCell writes the cell's rows of summary.csv and keeps what is shown of it.
+func (o *outputs) endCell() {
+	c := o.cur
+	axes := o.p.axisValues(c.cell)
+	for _, row := range c.summaryRows(axes, o.p.Columns) {
+		o.summary.row(row)
+	}
+	o.cells[c.cell] = c.keep(o.p.Columns, o.shown)
+	for i, col := range o.p.Columns {
+		for _, t := range c.accs[i].stat().figures {
+			if line := o.p.source(col, t); !slices.Contains(o.sources, line) {
+				o.sources = append(o.sources, line)
+			}
+		}
+	}
+	o.cur = nil
+}
+
+// finish ends the last cell and closes the CSV files.
+func (o *outputs) finish() error {
+	if o.cur != nil {
+		o.endCell()
+	}
+	var first error
+	for _, c := range []*csvOut{o.results, o.timings, o.summary} {
+		if c == nil {
+			continue
+		}
+		if err := c.close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// readResults reads a results.csv written for this plan, row by row.
+type resultsReader struct {
+	p    *Plan
+	path string
+	r    *csv.Reader
+	f    *os.File
+	line int
+	// timings beside it, read in step: the same runs in the same order.
+	t *csv.Reader
+}
+
+func (p *Plan) openResults(dir string) (*resultsReader, error) {
+	path := dir + string(os.PathSeparator) + ResultsFile
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, &BadInput{fmt.Errorf("%s: found no %s, expected a sweep's output folder", dir, ResultsFile)}
 	}
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	rr := &resultsReader{p: p, path: path, f: f, r: csv.NewReader(bufio.NewReader(f)), line: 1}
+	rr.r.ReuseRecord = true
+	head, err := rr.r.Read()
+	if want := p.resultsHeader(); err != nil || !slices.Equal(head, want) {
+		f.Close()
+		return nil, &BadInput{fmt.Errorf("%s:1:1: found other columns than this sweep's, expected %s", path, strings.Join(want, ","))}
 	}
-	want := p.resultsHeader()
-	if len(rows) == 0 || !slices.Equal(rows[0], want) {
-		return nil, fmt.Errorf("%s:1:1: found other columns than this sweep's, expected %s", path, strings.Join(want, ","))
+	if tf, err := os.Open(dir + string(os.PathSeparator) + TimingsFile); err == nil {
+		rr.t = csv.NewReader(bufio.NewReader(tf))
+		if h, err := rr.t.Read(); err != nil || !slices.Equal(h, timingsHeader) {
+			rr.t = nil
+		}
 	}
-	nAxes, seeds := len(p.Axes), len(p.SeedList)
-	var out []Result
-	for li, row := range rows[1:] {
-		bad := func(col int, what string) error {
-			return fmt.Errorf("%s:%d:%d: found %q, expected %s", path, li+2, col+1, row[col], what)
-		}
-		idx, err := strconv.Atoi(row[0])
-		if err != nil || idx < 0 || idx >= len(p.Cells)*seeds {
-			return nil, bad(0, fmt.Sprintf("a run number from 0 to %d", len(p.Cells)*seeds-1))
-		}
-		r := Result{Run: Run{Index: idx, Cell: idx / seeds, Seed: p.SeedList[idx%seeds]}, Values: map[string]float64{}}
-		if s := strconv.FormatUint(r.Seed, 10); row[1+nAxes] != s {
-			return nil, bad(1+nAxes, "seed "+s+" for run "+row[0])
-		}
-		r.Passed = row[2+nAxes] == "true"
-		r.Hash = row[3+nAxes]
-		for i, c := range p.Columns {
-			v, err := parseNum(row[4+nAxes+i])
-			if err != nil {
-				return nil, bad(4+nAxes+i, "a number")
-			}
-			if !math.IsNaN(v) {
-				r.Values[c] = v
-			}
-		}
-		out = append(out, r)
-	}
-	return out, nil
+	return rr, nil
 }
 
-// Write writes every output of the results into dir, over jobs workers (every core
-// for jobs < 1): the plots take as long to draw as a small sweep takes to run.
-// Each file is the same bytes for any jobs.
-func (p *Plan) Write(dir string, results []Result, command string, jobs int) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// next reads the next run, io.EOF after the last.
+func (rr *resultsReader) next() (Result, error) {
+	p := rr.p
+	row, err := rr.r.Read()
+	if err == io.EOF {
+		return Result{}, err
 	}
-	defer holdGC()()
-	slices.SortFunc(results, func(a, b Result) int { return a.Index - b.Index })
-	figs := p.figures(results)
-	file := func(name string, data func() []byte) func() error {
-		return func() error { return writeAtomic(filepath.Join(dir, name), data()) }
+	rr.line++
+	if err != nil {
+		return Result{}, &BadInput{fmt.Errorf("%s: %v", rr.path, err)}
 	}
-	// The plots first, as they take longest: each PNG in bands, joined and written
-	// by the task that draws its last band (while the other workers go on with
-	// other files), and the SVG.
-	var tasks []func() error
-	for _, f := range figs {
-		bands := make([]pngPart, pngBands)
-		var left atomic.Int32
-		left.Store(pngBands)
-		for i := range pngBands {
-			tasks = append(tasks, func() (err error) {
-				if bands[i], err = f.pngBand(i); err == nil && left.Add(-1) == 0 {
-					var b []byte
-					if b, err = joinPNG(bands); err == nil {
-						err = writeAtomic(filepath.Join(dir, f.file+".png"), b)
-					}
-				}
-				if err != nil {
-					return fmt.Errorf("plot %s: %v", f.file, err)
-				}
-				return nil
-			})
-		}
-		tasks = append(tasks, func() error {
-			b, err := f.svg()
-			if err != nil {
-				return fmt.Errorf("plot %s: %v", f.file, err)
-			}
-			return writeAtomic(filepath.Join(dir, f.file+".svg"), b)
-		})
+	bad := func(col int, what string) error {
+		return &BadInput{fmt.Errorf("%s:%d:%d: found %q, expected %s", rr.path, rr.line, col+1, row[col], what)}
 	}
-	tasks = append(tasks,
-		file(SweepFile, func() []byte { return p.Source }),
-		file(ScenarioFile, func() []byte { return p.base }),
-		file(SeedsFile, p.seedsText),
-		file(ResultsFile, func() []byte { return p.resultsCSV(results) }),
-		file(SummaryFile, func() []byte { return p.summaryCSV(results) }),
-		file(ReportFile, func() []byte { return p.report(results, figs, command) }))
-	if len(results) > 0 && results[0].Wall > 0 {
-		tasks = append(tasks, file(TimingsFile, func() []byte { return p.timingsCSV(results) }))
+	nAxes, seeds, total := len(p.Axes), len(p.SeedList), p.Total()
+	idx, err := strconv.Atoi(row[0])
+	if err != nil || idx < 0 || idx >= total {
+		return Result{}, bad(0, fmt.Sprintf("a run number from 0 to %d", total-1))
 	}
-	errs := make([]error, len(tasks))
-	each(jobs, len(tasks), func(i int) { errs[i] = tasks[i]() })
-	for _, err := range errs {
+	r := Result{Run: Run{Index: idx, Cell: idx / seeds, Seed: p.SeedList[idx%seeds]}, Values: map[string]float64{}}
+	if s := strconv.FormatUint(r.Seed, 10); row[1+nAxes] != s {
+		return Result{}, bad(1+nAxes, "seed "+s+" for run "+row[0])
+	}
+	r.Passed = row[2+nAxes] == "true"
+	r.Completed = row[3+nAxes] == "true"
+	r.Hash = row[4+nAxes]
+	for i, c := range p.Columns {
+		v, err := parseNum(row[5+nAxes+i])
 		if err != nil {
-			return err
+			return Result{}, bad(5+nAxes+i, "a number")
+		}
+		if !math.IsNaN(v) {
+			r.Values[c] = v
 		}
 	}
-	return nil
+	if f := row[5+nAxes+len(p.Columns)]; f != "" {
+		r.Failures = strings.Split(f, "; ")
+	}
+	if r.Hash == "" { // the run did not start: it measured nothing
+		r.Values = nil
+	}
+	if rr.t != nil {
+		if t, err := rr.t.Read(); err == nil && len(t) == 4 && t[0] == row[0] {
+			w, _ := strconv.ParseFloat(t[3], 64)
+			r.Wall = time.Duration(w * float64(time.Second))
+		} else {
+			rr.t = nil // timings that do not follow the results: left out
+		}
+	}
+	return r, nil
 }
 
-// CheckOutput refuses to write over an earlier sweep's results unless force.
-func CheckOutput(dir string, force bool) error {
-	if _, err := os.Stat(filepath.Join(dir, ResultsFile)); err == nil && !force {
-		return fmt.Errorf("--out: %s already holds a sweep's results; expected a new folder (or --force to overwrite)", dir)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return nil
-}
+func (rr *resultsReader) close() { rr.f.Close() }
 
 func (p *Plan) seedsText() []byte {
 	var b bytes.Buffer
@@ -263,25 +394,4 @@ func readSeeds(path string) ([]uint64, error) {
 		out = append(out, n)
 	}
 	return out, nil
-}
-
-// readTimings reads the wall times of a timings.csv, by run.
-func readTimings(path string) map[int]float64 {
-	out := map[int]float64{}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return out
-	}
-	rows, _ := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	for _, row := range rows {
-		if len(row) != 4 {
-			continue
-		}
-		i, err1 := strconv.Atoi(row[0])
-		w, err2 := strconv.ParseFloat(row[3], 64)
-		if err1 == nil && err2 == nil {
-			out[i] = w
-		}
-	}
-	return out
 }

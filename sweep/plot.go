@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/clusterlab/clusterlab/lang"
 )
 
 // point is one measured point of a plot: the cells with one x value and one series
@@ -23,6 +25,7 @@ type point struct {
 	theory       float64
 	n            int
 	label        string // the primary figure's formula
+	differs      bool   // a cell's mean is not its exact figure
 }
 
 // line is one series of a plot.
@@ -38,26 +41,51 @@ type figure struct {
 	xs     []any // the x axis values, in the axis's order
 	lines  []line
 	file   string // base name without extension
+	dpi    float64
 }
 
-func (p *Plan) figures(results []Result) []figure {
-	stats := p.cellStats(results)
+// title is the plot's title, or "Y vs X".
+func (f figure) title(ui lang.Lang) string {
+	if f.Title != "" {
+		return f.Title
+	}
+	return ui.F("sweep.plot.vs", f.Y, f.X)
+}
+
+// differs reports a point whose mean is not its exact figure.
+func (f figure) differs() bool {
+	for _, l := range f.lines {
+		for _, pt := range l.points {
+			if pt.differs {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (p *Plan) figures(cells []*cellSum) []figure {
 	var out []figure
+	keys := p.axisKeys()
 	for pi, pl := range p.Plot {
-		f := figure{Plot: pl, series: p.Series[pi], file: safeName(pl.Y + "-vs-" + pl.X)}
-		xi := slices.Index(p.axisKeys(), pl.X)
+		f := figure{Plot: pl, series: p.Series[pi], file: safeName(pl.Y + "-vs-" + pl.X), dpi: p.dpi()}
+		xi := slices.Index(keys, pl.X)
 		f.xs = p.Axes[xi].Values
 		type key struct{ series, x string }
 		acc := map[key]*point{}
 		var order []string
-		for ci, c := range p.Cells {
-			st, ok := stats[ci][pl.Y]
+		for ci, c := range cells {
+			if c == nil {
+				continue
+			}
+			st, ok := c.stats[pl.Y]
 			if !ok {
 				continue
 			}
+			vals := p.values(ci)
 			var parts []string
 			for _, s := range f.series {
-				v := Format(c.Values[slices.Index(p.axisKeys(), s)])
+				v := Format(vals[slices.Index(keys, s)])
 				if s == "algorithm" {
 					parts = append(parts, v)
 				} else {
@@ -71,16 +99,17 @@ func (p *Plan) figures(results []Result) []figure {
 			if !slices.Contains(order, name) {
 				order = append(order, name)
 			}
-			k := key{name, Format(c.Values[xi])}
+			k := key{name, Format(vals[xi])}
 			pt := acc[k]
 			if pt == nil {
-				pt = &point{x: c.Values[xi], lo: math.Inf(1), hi: math.Inf(-1)}
+				pt = &point{x: vals[xi], lo: math.Inf(1), hi: math.Inf(-1)}
 				acc[k] = pt
 			}
 			pt.mean += st.mean
 			pt.theory += st.theory // NaN stays NaN: a point has theory only if every cell has
 			pt.lo, pt.hi = min(pt.lo, st.min), max(pt.hi, st.max)
 			pt.n++
+			pt.differs = pt.differs || st.differs()
 			if len(st.figures) > 0 {
 				pt.label = st.figures[0].Statement(nil)
 			}
@@ -229,6 +258,22 @@ func (f figure) draw() (*plot.Plot, error) {
 // The plots' size, 18 × 14 cm.
 const plotW, plotH = 18 * vg.Centimeter, 14 * vg.Centimeter
 
+// The PNG plots' resolution: by default 1,700 pixels across the plot's width, and
+// what --dpi may ask.
+const (
+	DefaultDPI = 240
+	MinDPI     = 72
+	MaxDPI     = 600
+)
+
+// dpi is the PNG plots' resolution.
+func (p *Plan) dpi() float64 {
+	if p.DPI == 0 {
+		return DefaultDPI
+	}
+	return float64(p.DPI)
+}
+
 // svg draws the figure as SVG.
 func (f figure) svg() ([]byte, error) {
 	pl, err := f.draw()
@@ -246,13 +291,14 @@ func (f figure) svg() ([]byte, error) {
 // pngBand draws band i (of pngBands, top to bottom) of the figure's PNG and
 // compresses its rows; joinPNG makes the file of them.
 func (f figure) pngBand(i int) (pngPart, error) {
-	_, hpx := pngSize()
+	_, hpx := f.pngSize()
 	return f.pngRows(hpx*i/pngBands, hpx*(i+1)/pngBands)
 }
 
-// pngSize is the PNG's size in pixels, at vgimg's 96 dpi, as vgimg.New rounds it.
-func pngSize() (w, h int) {
-	return int(plotW.Dots(vgimg.DefaultDPI) + 0.5), int(plotH.Dots(vgimg.DefaultDPI) + 0.5)
+// pngSize is the PNG's size in pixels at the figure's resolution, as vgimg.New
+// rounds it.
+func (f figure) pngSize() (w, h int) {
+	return int(plotW.Dots(f.dpi) + 0.5), int(plotH.Dots(f.dpi) + 0.5)
 }
 
 // pngRows draws the rows y0 to y1 of the figure's PNG and compresses them, as the
@@ -262,13 +308,13 @@ func (f figure) pngRows(y0, y1 int) (pngPart, error) {
 	if err != nil {
 		return pngPart{}, err
 	}
-	wpx, hpx := pngSize()
+	wpx, hpx := f.pngSize()
 	m0, m1 := max(0, y0-bandMargin), min(hpx, y1+bandMargin)
-	c := vgimg.NewWith(vgimg.UseImage(image.NewRGBA(image.Rect(0, 0, wpx, m1-m0))), vgimg.UseDPI(vgimg.DefaultDPI))
+	c := vgimg.NewWith(vgimg.UseImage(image.NewRGBA(image.Rect(0, 0, wpx, m1-m0))), vgimg.UseDPI(int(f.dpi)))
 	// The canvas is the rows m0 to m1 of the picture: the plot is laid out on the
 	// whole page, shifted so that those rows fall on the canvas, and the rest is
 	// clipped.
-	off := -vg.Length(hpx-m1) * vg.Inch / vgimg.DefaultDPI
+	off := -vg.Length(hpx-m1) * vg.Inch / vg.Length(f.dpi)
 	pl.Draw(draw.Canvas{Canvas: c, Rectangle: vg.Rectangle{Min: vg.Point{Y: off}, Max: vg.Point{X: plotW, Y: off + plotH}}})
 	img := c.Image().(*image.RGBA).SubImage(image.Rect(0, y0-m0, wpx, y1-m0)).(*image.RGBA)
 	if !img.Opaque() {

@@ -44,12 +44,9 @@ func decodePNG(t *testing.T, name string, data []byte) image.Image {
 func TestPNGBands(t *testing.T) {
 	dir := t.TempDir()
 	p := plan(t, "ring-complexity", 1, 3, Shard{})
-	results := p.Execute(0, nil)
-	if err := p.Write(dir, results, "x", 2); err != nil {
-		t.Fatal(err)
-	}
-	f := p.figures(results)[0]
-	_, hpx := pngSize()
+	writeDir(t, p, dir, 2)
+	f := p.figures(summarize(p, runAll(p, 0)).cells)[0]
+	_, hpx := f.pngSize()
 	whole, err := f.pngRows(0, hpx)
 	if err != nil {
 		t.Fatal(err)

@@ -4,112 +4,153 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
+
+	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/lang"
 )
 
-// report is report.md: the grid, the expectations, a table and the plot of every
-// [[plot]] with theory beside measurement, the sources, the sweep's notes, and the
-// command that reproduces it.
-func (p *Plan) report(results []Result, figs []figure, command string) []byte {
+// reportInfo is what report.md says beside the results: the command that makes the
+// sweep again, and why it stopped early, if it did.
+type reportInfo struct {
+	command string // canonical, with --shard for a shard
+	stopped string // the signal that stopped the runs, "" if none did
+}
+
+// report is report.md: the grid, the expectations, the runs cut off and those that
+// failed, a table and the plot of every [[plot]] with theory beside measurement,
+// the sources, the sweep's notes, and the command that reproduces it. It is the
+// same bytes for any --jobs and after any merge.
+func (p *Plan) report(o *outputs, figs []figure, info reportInfo) []byte {
+	ui := p.ui
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Sweep %s\n\n", p.Name)
-	if p.Description != "" {
-		fmt.Fprintf(&b, "%s\n\n", strings.Join(strings.Fields(p.Description), " "))
+	fmt.Fprintf(&b, "# %s\n\n", ui.F("sweep.report.title", p.Name))
+	if d := p.description(); d != "" {
+		fmt.Fprintf(&b, "%s\n\n", d)
 	}
-	fmt.Fprintf(&b, "Reproduce with:\n\n```sh\n%s\n```\n\n", command)
-	fmt.Fprintf(&b, "## Grid\n\nBase scenario: `%s`.\n\n| axis | values |\n|---|---|\n", p.baseName)
+	fmt.Fprintf(&b, "%s\n\n```sh\n%s\n```\n\n", ui.T("sweep.report.reproduce"), info.command)
+	fmt.Fprintf(&b, "## %s\n\n%s\n\n| %s | %s |\n|---|---|\n", ui.T("sweep.report.grid"), ui.F("sweep.report.base", p.baseName),
+		ui.T("sweep.report.axis"), ui.T("sweep.report.values"))
 	for _, a := range p.Axes {
 		var vs []string
 		for _, v := range a.Values {
 			vs = append(vs, Format(v))
 		}
-		fmt.Fprintf(&b, "| `%s` | %s |\n", a.Key, strings.Join(vs, ", "))
+		fmt.Fprintf(&b, "| %s | %s |\n", cell("`"+a.Key+"`"), cell(strings.Join(vs, ", ")))
 	}
-	var seeds []string
-	for _, s := range p.SeedList {
-		seeds = append(seeds, fmt.Sprint(s))
+	fmt.Fprintf(&b, "\n%s\n\n", ui.F("sweep.report.counts", p.seedsLine(), p.CellCount(), len(p.SeedList), p.Total(), o.runs, o.passed, o.completed))
+	if info.stopped != "" {
+		fmt.Fprintf(&b, "> %s\n\n", ui.F("sweep.report.stopped", info.stopped, o.runs, p.Total()))
 	}
-	passed := 0
-	for _, r := range results {
-		if r.Passed {
-			passed++
-		}
+	fmt.Fprintf(&b, "## %s\n\n", ui.T("sweep.report.expect"))
+	for _, c := range p.Checks {
+		fmt.Fprintf(&b, "- `%s`\n", c.text)
 	}
-	fmt.Fprintf(&b, "\nSeeds %s: %d cells × %d seed(s) = %d runs; %d here, %d passed.\n\n",
-		strings.Join(seeds, ", "), len(p.Cells), len(p.SeedList), len(p.Cells)*len(p.SeedList), len(results), passed)
-	if len(p.Checks) > 0 {
-		fmt.Fprintf(&b, "## Expectations (every run)\n\n")
-		for _, c := range p.Checks {
-			fmt.Fprintf(&b, "- `%s`\n", c.text)
-		}
-		b.WriteString("\n")
+	if p.AllowIncomplete {
+		fmt.Fprintf(&b, "- %s\n\n", ui.T("sweep.report.allowcut"))
+	} else {
+		fmt.Fprintf(&b, "- %s\n\n", ui.T("sweep.report.mustfinish"))
 	}
-	if passed < len(results) {
-		fmt.Fprintf(&b, "### Runs that failed\n\n")
-		shown := 0
-		for _, r := range results {
-			if r.Passed {
-				continue
-			}
-			if shown == 30 {
-				fmt.Fprintf(&b, "- … %d more\n", len(results)-passed-shown)
-				break
-			}
-			fmt.Fprintf(&b, "- %s: %s\n", p.Describe(r.Run), strings.Join(r.Failures, "; "))
-			shown++
+	if len(o.cut) > 0 {
+		fmt.Fprintf(&b, "### %s\n\n", ui.T("sweep.report.cut"))
+		for _, c := range o.cut {
+			fmt.Fprintf(&b, "- %s\n", p.cutHint(c))
 		}
 		b.WriteString("\n")
 	}
-	var figures []string
+	if failed := o.runs - o.passed; failed > 0 {
+		fmt.Fprintf(&b, "### %s\n\n", ui.T("sweep.report.failed"))
+		for _, r := range o.failed {
+			fmt.Fprintf(&b, "- %s: %s. %s `%s --run %d --record run-%d.jsonl`\n", p.Describe(r.Run), strings.Join(r.Failures, "; "),
+				ui.T("sweep.report.rerun"), p.command, r.Index, r.Index)
+		}
+		if failed > len(o.failed) {
+			fmt.Fprintf(&b, "- %s\n", ui.F("sweep.report.more", failed-len(o.failed)))
+		}
+		b.WriteString("\n")
+	}
 	for _, f := range figs {
-		title := f.Title
-		if title == "" {
-			title = f.Y + " vs " + f.X
-		}
-		fmt.Fprintf(&b, "## %s\n\n![%s](%s.svg)\n\n", title, title, f.file)
-		fmt.Fprintf(&b, "| series | `%s` | measured (mean) | min–max | theory | difference | formula |\n|---|---|---|---|---|---|---|\n", f.X)
+		title := f.title(ui)
+		fmt.Fprintf(&b, "## %s\n\n![%s](%s.svg)\n\n", title, strings.ReplaceAll(title, "]", `\]`), f.file)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n|---|---|---|---|---|---|---|\n", ui.T("sweep.report.series"), cell("`"+f.X+"`"),
+			ui.T("sweep.report.measured"), ui.T("sweep.report.range"), ui.T("sweep.report.theory"), ui.T("sweep.report.diff"), ui.T("sweep.report.formula"))
 		for _, l := range f.lines {
 			for _, pt := range l.points {
 				diff := ""
 				if !math.IsNaN(pt.theory) {
 					diff = signed(pt.mean - pt.theory)
+					if pt.differs {
+						diff = "**" + diff + "** ≠"
+					}
 				}
-				fmt.Fprintf(&b, "| %s | %s | %s | %s–%s | %s | %s | %s |\n", l.name, Format(pt.x), short(pt.mean), short(pt.lo), short(pt.hi), short(pt.theory), diff, pt.label)
-				if pt.label != "" && !slices.Contains(figures, pt.label) {
-					figures = append(figures, pt.label)
-				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %s–%s | %s | %s | %s |\n", cell(l.name), cell(Format(pt.x)), short(pt.mean), short(pt.lo), short(pt.hi),
+					short(pt.theory), diff, cell(pt.label))
 			}
+		}
+		if f.differs() {
+			fmt.Fprintf(&b, "\n%s\n", ui.T("sweep.report.differs"))
 		}
 		b.WriteString("\n")
 	}
-	if src := p.sources(results); len(src) > 0 {
-		fmt.Fprintf(&b, "## Theory and its sources\n\n")
-		for _, s := range src {
+	if len(o.sources) > 0 {
+		fmt.Fprintf(&b, "## %s\n\n", ui.T("sweep.report.sources"))
+		for _, s := range o.sources {
 			fmt.Fprintf(&b, "- %s\n", s)
 		}
 		b.WriteString("\n")
 	}
-	if p.Notes != "" {
-		fmt.Fprintf(&b, "## Notes\n\n%s\n", strings.TrimSpace(p.Notes))
+	if n := p.notes(); n != "" {
+		fmt.Fprintf(&b, "## %s\n\n%s\n", ui.T("sweep.report.notes"), n)
 	}
 	return b.Bytes()
 }
 
-// sources lists every figure the grid's algorithms give, with its source, once.
-func (p *Plan) sources(results []Result) []string {
-	var out []string
-	for _, st := range p.cellStats(results) {
-		for _, col := range p.Columns {
-			for _, t := range st[col].figures {
-				line := fmt.Sprintf("`%s` %s — %s", col, t.Statement(nil), t.Source)
-				if !slices.Contains(out, line) {
-					out = append(out, line)
-				}
-			}
-		}
+// cell escapes text for a Markdown table cell: a | would end the cell, a line
+// break the row.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, `|`, `\|`)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// seedsLine lists the seeds, or their range when they are many.
+func (p *Plan) seedsLine() string {
+	seeds := p.SeedList
+	if len(seeds) > 12 {
+		return fmt.Sprintf("%d, %d, … %d", seeds[0], seeds[1], seeds[len(seeds)-1])
 	}
-	return out
+	var out []string
+	for _, s := range seeds {
+		out = append(out, fmt.Sprint(s))
+	}
+	return strings.Join(out, ", ")
+}
+
+// cutHint says how many runs an until cut off, and what to do.
+func (p *Plan) cutHint(c cutoff) string {
+	return p.ui.F("sweep.cut", c.until, p.nRuns(c.runs), c.what)
+}
+
+// nRuns is "1 run", "2 runs" in the report's language.
+func (p *Plan) nRuns(n int) string {
+	if n == 1 {
+		return p.ui.T("sweep.run.one")
+	}
+	return p.ui.F("sweep.run.many", n)
+}
+
+// description is the sweep's description in the report's language, on one line.
+func (p *Plan) description() string {
+	return strings.Join(strings.Fields(p.ui.Or(lang.SweepKey(p.Name, "description", p.Description), p.Description)), " ")
+}
+
+// notes are the sweep's notes in the report's language.
+func (p *Plan) notes() string {
+	return strings.TrimSpace(p.ui.Or(lang.SweepKey(p.Name, "notes", p.Notes), p.Notes))
+}
+
+// source is one figure with its source, as the report lists it.
+func (p *Plan) source(col string, t algos.Theory) string {
+	return fmt.Sprintf("`%s` %s — %s", col, t.Statement(p.ui.Phrase), p.ui.Phrase(t.Source))
 }
 
 // short writes a figure for people: four significant digits.

@@ -2,7 +2,9 @@ package sweep
 
 import (
 	"math"
+	"slices"
 	"strconv"
+	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
 )
@@ -15,83 +17,125 @@ type stat struct {
 	figures            []algos.Theory
 }
 
-// cellStats gathers, for every cell, every metric's statistics over the runs
-// present (in run order, so that the sums are the same for any shard layout), and
-// the textbook's figures for it.
-func (p *Plan) cellStats(results []Result) []map[string]stat {
-	out := make([]map[string]stat, len(p.Cells))
-	byCell := make([][]Result, len(p.Cells))
-	for _, r := range results {
-		byCell[r.Cell] = append(byCell[r.Cell], r)
+// exact reports whether the cell's primary figure is one its source claims
+// exactly, so that a mean that differs from it is worth a mark.
+func (st stat) exact() bool {
+	return !math.IsNaN(st.theory) && len(st.figures) > 0 && st.figures[0].Bound == ""
+}
+
+// differs reports a mean that is not the exact figure.
+func (st stat) differs() bool {
+	return st.exact() && math.Abs(st.mean-st.theory) > 1e-9*max(1, math.Abs(st.theory))
+}
+
+// acc gathers one metric of one cell, run by run in run order, so that the sums
+// are the same for any shard layout: the count, the sum (the mean is sum/n, exact
+// for counts), the sum of squared deviations (Welford) and the extremes, and the
+// theory's primary figure.
+type acc struct {
+	n             int
+	sum, mean, m2 float64
+	min, max      float64
+	thSum         float64
+	thRuns, runs  int // runs with a primary figure, runs in all
+	figures       []algos.Theory
+}
+
+func (a *acc) add(x float64, present bool, th []algos.Theory) {
+	a.runs++
+	if len(th) > 0 {
+		a.thSum += th[0].Value
+		a.thRuns++
+		if a.runs == 1 {
+			a.figures = th
+		}
 	}
-	for ci, rs := range byCell {
-		out[ci] = map[string]stat{}
-		if len(rs) == 0 {
+	if !present {
+		return
+	}
+	if a.n == 0 {
+		a.min, a.max = x, x
+	}
+	a.n++
+	a.sum += x
+	d := x - a.mean
+	a.mean += d / float64(a.n)
+	a.m2 += d * (x - a.mean)
+	a.min, a.max = min(a.min, x), max(a.max, x)
+}
+
+func (a *acc) stat() stat {
+	st := stat{n: a.n, mean: a.sum / float64(a.n), min: a.min, max: a.max, theory: nan}
+	if a.n > 1 {
+		st.sd = math.Sqrt(max(a.m2, 0) / float64(a.n-1))
+	}
+	// The figures differ between runs only where the layout is drawn from the
+	// seed: their mean, and none unless every run has one.
+	if a.thRuns == a.runs && a.runs > 0 {
+		st.theory, st.figures = a.thSum/float64(a.runs), a.figures
+	}
+	return st
+}
+
+// cellSum is what the outputs keep of a cell once its runs are in: the counts,
+// the statistics of the metrics the table, report and plots show, and its until.
+type cellSum struct {
+	runs, passed, completed int
+	until                   time.Duration
+	stats                   map[string]stat
+}
+
+// cellAcc gathers a cell's runs as they come.
+type cellAcc struct {
+	cell int
+	sum  cellSum
+	accs []acc // by column
+}
+
+func newCellAcc(cell, columns int) *cellAcc {
+	return &cellAcc{cell: cell, accs: make([]acc, columns)}
+}
+
+func (c *cellAcc) add(cols []string, r Result) {
+	c.sum.runs++
+	if r.Passed {
+		c.sum.passed++
+	}
+	if r.Completed {
+		c.sum.completed++
+	}
+	if r.Values == nil { // a run that did not start measures nothing
+		return
+	}
+	for i, col := range cols {
+		v, ok := r.Values[col]
+		c.accs[i].add(v, ok, r.theory[col])
+	}
+}
+
+// summaryRows are the cell's rows of summary.csv: per metric with a value, n,
+// mean, sd, min, max, theory.
+func (c *cellAcc) summaryRows(axes []string, cols []string) [][]string {
+	var rows [][]string
+	for i, col := range cols {
+		if c.accs[i].n == 0 {
 			continue
 		}
-		theories := make([]map[string][]algos.Theory, len(rs))
-		for i, r := range rs {
-			if theories[i] = r.theory; theories[i] == nil {
-				_, theories[i], _ = p.resolve(r.Run)
-			}
-		}
-		for _, col := range p.Columns {
-			st := stat{min: math.Inf(1), max: math.Inf(-1), theory: nan}
-			var xs []float64
-			for _, r := range rs {
-				if v, ok := r.Values[col]; ok {
-					xs = append(xs, v)
-				}
-			}
-			if len(xs) == 0 {
-				continue
-			}
-			st.n = len(xs)
-			for _, x := range xs {
-				st.mean += x
-				st.min, st.max = min(st.min, x), max(st.max, x)
-			}
-			st.mean /= float64(st.n)
-			if st.n > 1 {
-				for _, x := range xs {
-					st.sd += (x - st.mean) * (x - st.mean)
-				}
-				st.sd = math.Sqrt(st.sd / float64(st.n-1))
-			}
-			st.theory, st.figures = meanTheory(theories, col)
-			out[ci][col] = st
-		}
+		st := c.accs[i].stat()
+		row := append(append([]string{}, axes...), col, strconv.Itoa(st.n), num(st.mean), num(st.sd), num(st.min), num(st.max), num(st.theory))
+		rows = append(rows, row)
 	}
-	return out
+	return rows
 }
 
-// meanTheory averages the primary figure over the runs (they differ only where the
-// layout is drawn from the seed); NaN when a run has none.
-func meanTheory(ts []map[string][]algos.Theory, col string) (float64, []algos.Theory) {
-	sum := 0.0
-	for _, t := range ts {
-		if len(t[col]) == 0 {
-			return nan, nil
-		}
-		sum += t[col][0].Value
-	}
-	return sum / float64(len(ts)), ts[0][col]
-}
-
-// summaryCSV is one row per cell and metric: n, mean, sd, min, max, theory.
-func (p *Plan) summaryCSV(results []Result) []byte {
-	head := append(p.axisHeader(), "metric", "n", "mean", "sd", "min", "max", "theory")
-	rows := [][]string{head}
-	stats := p.cellStats(results)
-	for ci := range p.Cells {
-		for _, col := range p.Columns {
-			st, ok := stats[ci][col]
-			if !ok {
-				continue
-			}
-			row := append(p.axisValues(ci), col, strconv.Itoa(st.n), num(st.mean), num(st.sd), num(st.min), num(st.max), num(st.theory))
-			rows = append(rows, row)
+// keep is the cell's summary with the statistics of the metrics shown.
+func (c *cellAcc) keep(cols []string, shown []string) *cellSum {
+	s := c.sum
+	s.stats = map[string]stat{}
+	for i, col := range cols {
+		if c.accs[i].n > 0 && slices.Contains(shown, col) {
+			s.stats[col] = c.accs[i].stat()
 		}
 	}
-	return csvBytes(rows)
+	return &s
 }

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -36,6 +37,33 @@ func plan(t *testing.T, name string, seeds, k int, shard Shard) *Plan {
 	return p
 }
 
+// runAll runs every run of the plan and returns the results in run order.
+func runAll(p *Plan, jobs int) []Result {
+	var out []Result
+	p.Execute(context.Background(), jobs, func(r Result) { out = append(out, r) })
+	return out
+}
+
+// writeDir runs the plan into dir with jobs workers.
+func writeDir(t *testing.T, p *Plan, dir string, jobs int) *Outcome {
+	t.Helper()
+	o, err := p.RunTo(context.Background(), dir, false, jobs, nil, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// summarize gathers results as the outputs do, writing no file.
+func summarize(p *Plan, results []Result) *outputs {
+	o := p.newOutputs(nil, false)
+	for _, r := range results {
+		o.add(r)
+	}
+	o.finish()
+	return o
+}
+
 // parsePlan plans a whole sweep given as text.
 func parsePlan(t *testing.T, src string) *Plan {
 	t.Helper()
@@ -57,10 +85,10 @@ func TestEmbeddedSweeps(t *testing.T) {
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			p := plan(t, name, 1, 1, Shard{})
-			if len(p.Runs) == 0 {
+			if p.Runs() == 0 {
 				t.Fatal("no runs")
 			}
-			for _, r := range p.Execute(0, nil) {
+			for _, r := range runAll(p, 0) {
 				if !r.Passed {
 					t.Errorf("%s: %s", p.Describe(r.Run), strings.Join(r.Failures, "; "))
 				}
@@ -73,7 +101,9 @@ func TestEmbeddedSweeps(t *testing.T) {
 // two seeds. Refresh with: go test ./sweep -run Golden -update
 func TestRingComplexityGolden(t *testing.T) {
 	p := plan(t, "ring-complexity", 2, 3, Shard{})
-	got := p.summaryCSV(p.Execute(0, nil))
+	dir := t.TempDir()
+	writeDir(t, p, dir, 0)
+	got, _ := os.ReadFile(filepath.Join(dir, SummaryFile))
 	golden := filepath.Join("testdata", "ring-complexity.summary.csv")
 	if *update {
 		os.MkdirAll("testdata", 0o755)
@@ -92,31 +122,44 @@ func TestRingComplexityGolden(t *testing.T) {
 // the unsharded results.csv and summary.csv, whatever the number of jobs.
 func TestShardsMergeToTheSame(t *testing.T) {
 	dir := t.TempDir()
-	s, _ := Load("ring-complexity")
-	s.WithSeeds(2)
-	s.Shrink(2)
+	s := smallRingComplexity(t, "seeds = 2")
 	whole, err := NewPlan(s, Shard{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := whole.Write(filepath.Join(dir, "whole"), whole.Execute(1, nil), "x", 1); err != nil {
-		t.Fatal(err)
-	}
+	writeDir(t, whole, filepath.Join(dir, "whole"), 1)
 	dirs := writeShards(t, s, 3, 2, dir)
-	if _, err := Merge(dirs, filepath.Join(dir, "merged"), false, "x", io.Discard); err != nil {
+	if _, err := Merge(dirs, filepath.Join(dir, "merged"), false, 0, "", io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{ResultsFile, SummaryFile} {
+	for _, f := range []string{ResultsFile, SummaryFile, ReportFile, "sent.total-vs-nodes.svg", "sent.total-vs-nodes.png"} {
 		a, _ := os.ReadFile(filepath.Join(dir, "whole", f))
 		b, _ := os.ReadFile(filepath.Join(dir, "merged", f))
 		if len(a) == 0 || !bytes.Equal(a, b) {
-			t.Errorf("%s: merged shards differ from the whole run:\n%s\n---\n%s", f, a, b)
+			t.Errorf("%s: merged shards differ from the whole run:\n%s", f, firstDiff(a, b))
 		}
 	}
 	// Merging a shard twice is refused.
-	if _, err := Merge([]string{dirs[0], dirs[0]}, filepath.Join(dir, "twice"), false, "x", io.Discard); err == nil {
+	if _, err := Merge([]string{dirs[0], dirs[0]}, filepath.Join(dir, "twice"), false, 0, "", io.Discard); err == nil {
 		t.Error("a shard merged twice was accepted")
 	}
+}
+
+// smallRingComplexity is the ring-complexity sweep at N = 4 and 8, its seeds set
+// as seeds says, as a file a user could write.
+func smallRingComplexity(t *testing.T, seeds string) *Sweep {
+	t.Helper()
+	src, err := embedded.ReadFile("presets/ring-complexity.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(src), "nodes = [4, 8, 16, 32, 64, 128]", "nodes = [4, 8]", 1)
+	text = strings.Replace(text, "seeds = 3", seeds, 1)
+	s, err := Parse("small.toml", []byte(text), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // writeShards runs the sweep's k shards with jobs workers each and writes them to
@@ -130,9 +173,7 @@ func writeShards(t *testing.T, s *Sweep, k, jobs int, dir string) []string {
 			t.Fatal(err)
 		}
 		d := filepath.Join(dir, "shard", strconv.Itoa(i))
-		if err := p.Write(d, p.Execute(jobs, nil), "x", jobs); err != nil {
-			t.Fatal(err)
-		}
+		writeDir(t, p, d, jobs)
 		dirs = append(dirs, d)
 	}
 	return dirs
@@ -152,7 +193,7 @@ func TestMergeCountsMissingRuns(t *testing.T) {
 		dirs          []string
 		runs, missing int
 	}{{dirs, 4, 0}, {dirs[:1], 2, 2}, {dirs[1:], 2, 2}} {
-		o, err := Merge(c.dirs, filepath.Join(dir, "merged", strconv.Itoa(len(c.dirs))+filepath.Base(c.dirs[0])), false, "x", io.Discard)
+		o, err := Merge(c.dirs, filepath.Join(dir, "merged", strconv.Itoa(len(c.dirs))+filepath.Base(c.dirs[0])), false, 0, "", io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,9 +208,7 @@ func TestMergeCountsMissingRuns(t *testing.T) {
 func TestPlotsAreSVG(t *testing.T) {
 	dir := t.TempDir()
 	p := plan(t, "ring-complexity", 1, 3, Shard{})
-	if err := p.Write(dir, p.Execute(0, nil), "x", 2); err != nil {
-		t.Fatal(err)
-	}
+	writeDir(t, p, dir, 2)
 	data, err := os.ReadFile(filepath.Join(dir, "sent.total-vs-nodes.svg"))
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +283,7 @@ func TestViolationsCounted(t *testing.T) {
 	src := "base = \"quorum-amnesia\"\n[axes]\n\"params.cs_hold\" = [\"3s\"]\n" +
 		"[[expect]]\nthat = \"violations >= 1\"\n[[expect]]\nthat = \"alerts.mutex >= 1\"\n[[expect]]\nthat = \"violations_per_entry > 0\"\n"
 	p := parsePlan(t, src)
-	for _, r := range p.Execute(1, nil) {
+	for _, r := range runAll(p, 1) {
 		if !r.Passed {
 			t.Errorf("%s: %v", p.Describe(r.Run), r.Failures)
 		}
@@ -258,10 +297,10 @@ func TestMessageSize(t *testing.T) {
 	src := "base = \"collect-ring\"\nseeds = 2\n[set]\n\"params.initiators\" = \"all\"\n[axes]\nnodes = [3, 5, 8]\n" +
 		"algorithm = [\"collect-ring\", \"ring\"]\n"
 	p := parsePlan(t, src)
-	for _, r := range p.Execute(2, nil) {
-		n := float64(p.Cells[r.Cell].Values[0].(int64))
+	for _, r := range runAll(p, 2) {
+		n := float64(p.values(r.Cell)[0].(int64))
 		want := map[string]float64{"size.total": n * n * (n + 1) / 2, "size.max": n, "size.mean": (n + 1) / 2, "sent.total": n * n}
-		if p.Cells[r.Cell].Values[1] == "ring" {
+		if p.values(r.Cell)[1] == "ring" {
 			want = map[string]float64{"size.total": 0, "size.max": 0, "size.mean": 0}
 		}
 		for m, w := range want {
@@ -281,9 +320,7 @@ func TestSameBytesForAnyJobs(t *testing.T) {
 	dir := t.TempDir()
 	p := plan(t, "ring-complexity", 2, 3, Shard{})
 	for _, jobs := range []int{1, 3} {
-		if err := p.Write(filepath.Join(dir, fmt.Sprint(jobs)), p.Execute(jobs, nil), "x", jobs); err != nil {
-			t.Fatal(err)
-		}
+		writeDir(t, p, filepath.Join(dir, fmt.Sprint(jobs)), jobs)
 	}
 	files, _ := os.ReadDir(filepath.Join(dir, "1"))
 	if len(files) < 9 {
@@ -325,7 +362,7 @@ func TestYoyoSourceRounds(t *testing.T) {
 	}
 
 	p := parsePlan(t, "base = \"yoyo\"\n[set]\nuntil = \"120s\"\nscript = []\norder = \"random\"\ntopology = \"graph\"\ndegree = 3\n[axes]\nnodes = [100, 300]\n")
-	for i, r := range p.Execute(0, nil) {
+	for i, r := range runAll(p, 0) {
 		n := []float64{100, 300}[i] // one seed: run i is cell i, in axis order
 		bound := math.Ceil(math.Log2(n)) + 1
 		got, ok := r.Values["source_rounds"]
@@ -340,4 +377,15 @@ func TestYoyoSourceRounds(t *testing.T) {
 		}
 		t.Logf("%s: source_rounds %v, rounds %v, ⌈log₂N⌉+1 = %v", p.Describe(r.Run), got, r.Values["rounds"], bound)
 	}
+}
+
+// firstDiff shows where two files part: the line of each.
+func firstDiff(a, b []byte) string {
+	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return fmt.Sprintf("line %d:\n  %q\n  %q", i+1, la[i], lb[i])
+		}
+	}
+	return fmt.Sprintf("one ends at line %d, the other has %d", min(len(la), len(lb)), max(len(la), len(lb)))
 }

@@ -1,0 +1,191 @@
+package lab
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSweepCommand runs the real binary's sweep command as a user would: bad
+// flags and paths, one run's recording, the report's reproduce line, signals and
+// a disk that fills.
+func TestSweepCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary: skipped with -short")
+	}
+	dir, bin := buildBinary(t)
+	run := func(t *testing.T, args ...string) (string, string, int) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return stdout.String(), stderr.String(), ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stdout.String(), stderr.String(), 0
+	}
+	writeFile(t, filepath.Join(dir, "afile"), "x")
+	writeFile(t, filepath.Join(dir, "cr.toml"), "base = \"ring\"\nseeds = 2\n[set]\n\"params.initiators\" = [\"n1\"]\n[axes]\nnodes = [4, 8, 16, 32]\n")
+
+	t.Run("bad-input", func(t *testing.T) {
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"sweep", "--preset", "ring-complexity", "--jobs", "0"}, "clusterlab: --jobs: found 0, expected 1 to 256 runs at once"},
+			{[]string{"sweep", "--preset", "ring-complexity", "--jobs=-1"}, "clusterlab: --jobs: found -1, expected 1 to 256 runs at once"},
+			{[]string{"sweep", "--preset", "ring-complexity", "--jobs", "10000"}, "clusterlab: --jobs: found 10000, expected 1 to 256 runs at once"},
+			{[]string{"sweep", "--preset", "ring-complexity", "--jobs", "1e9"}, `clusterlab: --jobs: found "1e9", expected a whole number`},
+			{[]string{"sweep", "--preset", "ring-complexity", "--out", "afile"}, "clusterlab: --out: afile is a file; expected a folder for the outputs"},
+			{[]string{"sweep", "missing.toml"}, "clusterlab: missing.toml: found no such file, expected a sweep file (TOML)"},
+			{[]string{"sweep", "/dev/zero"}, "clusterlab: /dev/zero: found a device, pipe or directory, expected a sweep file (TOML)"},
+			{[]string{"sweep", "merge", "missing", "--out", "m"}, "clusterlab: missing: found no folder, expected a shard's output folder"},
+			{[]string{"sweep", "cr.toml", "--run", "3"}, "clusterlab: --run, --cell, --seed: expected --record FILE as well"},
+		} {
+			_, stderr, code := run(t, c.args...)
+			if code != 2 || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "<") {
+				t.Errorf("clusterlab %s: exit %d, %q; want 2 and one line %q…", strings.Join(c.args, " "), code, stderr, c.want)
+			}
+		}
+	})
+
+	t.Run("record-one-run", func(t *testing.T) {
+		_, stderr, code := run(t, "sweep", "cr.toml", "--out", "cr")
+		if code != 1 || !strings.Contains(stderr, "FAIL nodes=32 seed=1: until 3s ended the run before the election finished") {
+			t.Fatalf("the Chang-Roberts sweep cut off at N = 32: exit %d, %s", code, stderr)
+		}
+		rows := readRows(t, filepath.Join(dir, "cr", "results.csv"))
+		for _, c := range []struct {
+			args []string
+			row  int
+		}{{[]string{"--run", "7"}, 7}, {[]string{"--cell", "nodes=8", "--seed", "1"}, 2}, {[]string{"--cell", "1", "--seed", "2"}, 3}} {
+			rec := filepath.Join(dir, "run.jsonl")
+			os.Remove(rec)
+			out, stderr, code := run(t, append([]string{"sweep", "cr.toml", "--record", rec}, c.args...)...)
+			want := rows[c.row]["trace_hash"]
+			if code != 0 || want == "" || !strings.HasSuffix(strings.TrimSpace(out), "hash "+want) {
+				t.Errorf("%v: exit %d, %q %s; want the hash of row %d, %s", c.args, code, out, stderr, c.row, want)
+			}
+			v, err := exec.Command(bin, "verify", rec).CombinedOutput()
+			if err != nil || !strings.HasPrefix(string(v), "verified: ") || !strings.Contains(string(v), want) {
+				t.Errorf("%v: verify: %v %s", c.args, err, v)
+			}
+		}
+	})
+
+	t.Run("report-canonical", func(t *testing.T) {
+		base := []string{"sweep", "--preset", "ring-complexity", "--seeds", "2"}
+		for _, a := range [][]string{{"--jobs", "1", "--out", "j1"}, {"--jobs", "2", "--out", "j2"},
+			{"--shard", "1/2", "--out", "s1"}, {"--shard", "2/2", "--out", "s2", "--jobs", "1"}} {
+			if _, stderr, code := run(t, append(base, a...)...); code != 0 {
+				t.Fatalf("%v: exit %d: %s", a, code, stderr)
+			}
+		}
+		if _, stderr, code := run(t, "sweep", "merge", "s2", "s1", "--out", "merged"); code != 0 {
+			t.Fatalf("merge: exit %d: %s", code, stderr)
+		}
+		one, _ := os.ReadFile(filepath.Join(dir, "j1", "report.md"))
+		if !bytes.Contains(one, []byte("```sh\nclusterlab sweep --preset ring-complexity --seeds 2\n```")) {
+			t.Errorf("report.md's reproduce line is not the canonical command:\n%s", one[:min(len(one), 800)])
+		}
+		for _, d := range []string{"j2", "merged"} {
+			other, _ := os.ReadFile(filepath.Join(dir, d, "report.md"))
+			if !bytes.Equal(one, other) {
+				t.Errorf("%s/report.md differs from j1's", d)
+			}
+		}
+	})
+
+	t.Run("signals", func(t *testing.T) {
+		// Rings of 20,000 that take seconds each: a signal comes while runs go on.
+		writeFile(t, filepath.Join(dir, "slow.toml"), "base = \"ring\"\nseeds = 50\n[set]\n\"params.initiators\" = [\"n1\"]\nuntil = \"60s\"\n[axes]\nnodes = [20000]\n")
+		for _, c := range []struct {
+			sig  syscall.Signal
+			code int
+			name string
+		}{{syscall.SIGINT, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
+			out := "slow-" + c.name
+			cmd := exec.Command(bin, "sweep", "slow.toml", "--jobs", "1", "--out", out)
+			cmd.Dir = dir
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(1500 * time.Millisecond)
+			cmd.Process.Signal(c.sig)
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != c.code {
+				t.Fatalf("%s: %v, want exit %d; %s", c.name, err, c.code, stderr.String())
+			}
+			if want := "clusterlab: interrupted by " + c.name + "; " + out + "/ holds the runs that ended\n"; stderr.String() != want {
+				t.Errorf("%s: stderr %q, want %q", c.name, stderr.String(), want)
+			}
+			rows := readRows(t, filepath.Join(dir, out, "results.csv"))
+			report, _ := os.ReadFile(filepath.Join(dir, out, "report.md"))
+			if len(rows) == 0 || len(rows) == 50 || !strings.Contains(string(report), "**Stopped by "+c.name+"**") ||
+				!strings.Contains(stdout.String(), " of the 50 runs ended; their outputs are in "+out+"/") {
+				t.Errorf("%s: %d rows kept, stdout %q; want the runs that ended, said so", c.name, len(rows), stdout.String())
+			}
+			// The folder is not left locked, and holds no temporary folder.
+			if left, _ := filepath.Glob(filepath.Join(dir, out, ".*")); len(left) > 0 {
+				t.Errorf("%s: left %v", c.name, left)
+			}
+		}
+	})
+
+	t.Run("disk-full", func(t *testing.T) {
+		sh, err := exec.LookPath("sh")
+		if err != nil {
+			t.Skip("no sh to set a file size limit with ulimit")
+		}
+		// A file size limit of 10 kB: writing results.csv fails as on a full disk.
+		cmd := exec.Command(sh, "-c", `ulimit -f 20 && exec "$0" sweep --preset ring-complexity --out full`, bin)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.HasPrefix(string(out), "clusterlab: write full/") {
+			t.Errorf("a sweep whose disk fills: %v, %q; want exit 3 naming the file", err, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "full", "results.csv")); err == nil {
+			t.Error("a sweep that could not write its outputs left a results.csv")
+		}
+	})
+}
+
+// readRows reads a CSV file as rows keyed by its header.
+func readRows(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		row := map[string]string{}
+		for i, v := range r {
+			row[recs[0][i]] = v
+		}
+		out = append(out, row)
+	}
+	return out
+}
