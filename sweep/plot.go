@@ -111,7 +111,7 @@ func (p *Plan) figures(cells []*cellSum) []figure {
 			pt.n++
 			pt.differs = pt.differs || st.differs()
 			if len(st.figures) > 0 {
-				pt.label = st.figures[0].Statement(nil)
+				pt.label = st.figures[0].Statement(p.ui.Phrase)
 			}
 		}
 		for _, name := range order {
