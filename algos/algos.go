@@ -3,10 +3,23 @@
 // name, a one-line description, its source, its message types and its parameters.
 //
 // Adding an algorithm is one file with the state machine and one Register call.
+//
+// # Public API
+//
+// Register, Spec (with Family, Param, Config, Params and Theory, which its fields
+// use) are public API: a student's own module registers its algorithms with them,
+// from an init function, and runs the whole lab with lab.Main (`clusterlab new`
+// writes such a module). Within a major version, a minor release only adds to
+// them: no field, method or constant a student may use is removed, renamed or
+// given another meaning, and an algorithm that registered with one minor version
+// registers, builds and runs the same with the next. Everything else in this
+// package (Lookup, All, Build, Notice, the built-in families' helpers) serves the
+// lab itself and may change.
 package algos
 
 import (
 	"fmt"
+	"io/fs"
 	"math"
 	"sort"
 	"strconv"
@@ -92,7 +105,10 @@ func (p Param) bounds(duration bool) (lo, hi string) {
 	return lo, hi
 }
 
-// Spec describes one algorithm.
+// Spec describes one algorithm: what the registry, the scenario reader, the
+// dashboard, sweeps and `check` know of it. Name, Family, Description, Source and
+// Build are required; the rest is optional. Spec is public API (see the package
+// comment): new optional fields may come in a minor release, none goes away.
 type Spec struct {
 	Name        string
 	Family      Family
@@ -121,6 +137,21 @@ type Spec struct {
 	// sweep or a report sets beside the measurement. Nil for algorithms the notes
 	// give no figure for.
 	Theory func(c TheoryConfig) []Theory
+	// Code is the algorithm's source as it was built, for an algorithm that is not
+	// one of the lab's own: its package's files, embedded with
+	//
+	//	//go:embed *.go
+	//	var code embed.FS
+	//
+	// A recording names the code that made it by a hash of these files (test files
+	// left out), with its module and version, and verify refuses a recording made
+	// by other code. Without Code the files are read from the package's directory
+	// when a recording starts, if they are there.
+	Code fs.FS
+
+	// pkg and file are the package and the source file that registered the
+	// algorithm, found by Register.
+	pkg, file string
 }
 
 // Config is what Build gets: the processes, in ring order, and the parameters.
@@ -131,12 +162,15 @@ type Config struct {
 
 var registry []Spec
 
-// Register adds an algorithm. It panics on a duplicate name: that is a programming
-// error caught by any test.
+// Register adds an algorithm. Call it from an init function of the algorithm's
+// package: the package that calls it is the algorithm's, whose source check reads
+// and whose module a recording names. It panics on a duplicate name, a built-in's
+// included: that is a programming error caught by any test.
 func Register(s Spec) {
 	if _, ok := Lookup(s.Name); ok {
 		panic("algos: duplicate algorithm " + s.Name)
 	}
+	s.pkg, s.file = caller()
 	registry = append(registry, s)
 }
 

@@ -7,6 +7,26 @@
 // source or map iteration order, never sleeps, never starts a goroutine and does no I/O.
 // Everything it does goes through its Env, which records the effects for the world
 // (netsim) to apply in a deterministic order.
+//
+// # Public API
+//
+// A student's own algorithm is written against this package: Algorithm, Factory,
+// ID, Event and its Kinds, Message, Status (with CSState, Counter, Deadline and
+// Deadliner), IDList, and Env's methods for algorithms (Self, Peers, Index,
+// PeerIndex, Neighbors, Now, Rand, Send, Broadcast, Fanout, After, At, Deadline,
+// Cancel, Store, Load, Logf). They are stable across minor versions: a minor
+// release may add a field, a method or an event kind an algorithm can ignore,
+// never remove or change one. What an algorithm may rely on:
+//   - Step is called with one event at a time, never concurrently for one
+//     process; a crash discards the instance and its timers, a revival makes a
+//     new one (Factory) that receives Recover and keeps only what Store wrote;
+//   - messages are values: what a process receives is a copy;
+//   - Env is valid only during Step, and Peers and Neighbors must not be changed;
+//   - the same events in the same order give the same effects in the same order,
+//     as long as the algorithm keeps to the rules above (check tests them).
+//
+// The rest (Runner, Effect, NewEnv, Apply and the Env methods the world calls:
+// SetLookup, SetIndex, SetSlow, TakeEffects, …) serves the lab and may change.
 package node
 
 import (

@@ -53,7 +53,7 @@ func Header(s *presets.Scenario, cfg netsim.Config) trace.Header {
 	// Seed and Info are not written; they are filled in for this process's own use,
 	// as a reader derives them from the scenario (see ResolveHeader).
 	return trace.Header{Format: trace.Format, Version: trace.Version, Program: "clusterlab " + Version,
-		Scenario: cfg.Scenario, Seed: cfg.Seed, Info: s.Info(cfg)}
+		Scenario: cfg.Scenario, Code: CodeOf(cfg.Spec), Seed: cfg.Seed, Info: s.Info(cfg)}
 }
 
 // Create opens path for a new recording. It never overwrites a file unless force.

@@ -54,6 +54,9 @@ type headerProblem struct{ error }
 func (h *headerProblem) Unwrap() error { return h.error }
 
 func resolveHeader(name string, h *trace.Header) (*presets.Scenario, netsim.Config, error) {
+	if err := missingCode(name, h); err != nil {
+		return nil, netsim.Config{}, err
+	}
 	s, err := presets.FromJSON(name, h.Scenario)
 	if err != nil {
 		return nil, netsim.Config{}, err

@@ -71,6 +71,9 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		if _, cfg, err = resolveHeader(path, h); err != nil {
 			return &headerProblem{err}
 		}
+		if err := checkCode(path, h, cfg.Spec); err != nil {
+			return &headerProblem{err}
+		}
 		return nil
 	}, keepForVerify)
 	if err != nil {
@@ -78,8 +81,11 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		if errors.As(err, &he) {
 			v := &Verdict{Line: 1, Reason: err.Error()}
 			var hf *HeaderError
+			var ce *CodeError
 			if errors.As(err, &hf) {
 				v.Field = hf.Field
+			} else if errors.As(err, &ce) {
+				v.Field = "code"
 			}
 			return v, nil
 		}

@@ -119,9 +119,24 @@ type Header struct {
 	Version  int             `json:"version"`
 	Program  string          `json:"program"`
 	Scenario json.RawMessage `json:"scenario"`
+	// Code names the algorithm's code when it is not one of the lab's own (a
+	// student's module, see algos.Origin): verify refuses the recording in a
+	// program whose algorithm of that name is other code. It is absent for a
+	// built-in, whose recordings keep their bytes.
+	Code *Code `json:"code,omitempty"`
 
 	Seed uint64 `json:"-"`
 	Info Info   `json:"-"`
+}
+
+// Code is the code of an algorithm that is not a built-in: the package that
+// registered it, its module and version as the build recorded them, and the
+// SHA-256 of the package's Go files ("" when they could not be read).
+type Code struct {
+	Package string `json:"package"`
+	Module  string `json:"module"`
+	Version string `json:"version"`
+	Source  string `json:"source"`
 }
 
 // EndEv is the kind of the end record, the last line of a whole recording.

@@ -1,6 +1,17 @@
-// Package nodetest drives one algorithm instance event by event, without a world, so
-// that a unit test can check exactly what it sends and which timers it arms in
-// reaction to each message, timer and request.
+// Package nodetest drives algorithms without a world, so that a unit test checks
+// exactly what they send and which timers they arm in reaction to each message,
+// timer and request:
+//   - Harness hosts one process, driven event by event from Go;
+//   - RunScript runs a data-driven script (see script.go): a small cluster of one
+//     registered algorithm, whose messages the script delivers, drops and whose
+//     time it lets pass, with each command's expected output written inline.
+//
+// Public API: Harness, New, IDs, Sends, Types, Targets, Sent, RunScript, Cluster,
+// NewCluster, FormatMessage and FormatStatus are what a student's module may use
+// (`clusterlab new` writes a test with RunScript), and they are stable across
+// minor versions: a minor release may add commands to the scripts and methods to
+// the types, never remove or change one. What a script prints for a step is part
+// of that promise, so that a student's expected outputs stay right.
 package nodetest
 
 import (
