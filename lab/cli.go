@@ -415,6 +415,7 @@ type cmdLine struct {
 	Sweep   sweepCmd   `cmd:"" help:"${help_cmd_sweep}"`
 	Sweeps  sweepsCmd  `cmd:"" help:"${help_cmd_sweeps}"`
 	Calc    calcCmd    `cmd:"" help:"${help_cmd_calc}"`
+	New     newCmd     `cmd:"" help:"${help_cmd_new}"`
 }
 
 // args is the command line Main was given, for the outputs that name the command

@@ -51,7 +51,8 @@ import (
 //	tick D                                    let D of virtual time pass, firing every
 //	                                          timer due, each at its deadline
 //	crash nX …                                the process stops: its state, its timers
-//	                                          and the messages in flight to it are lost
+//	                                          and the messages in flight to it are lost,
+//	                                          as are those sent to it while it is down
 //	recover nX …                              a new incarnation: Recover, with its
 //	                                          stable storage
 //	request nX WHAT…                          a user request, such as "cs" or "election"
@@ -432,10 +433,14 @@ func (c *Cluster) step(i int, ev node.Event, what string) {
 	for _, e := range effs {
 		switch e.Kind {
 		case node.EffSend:
-			c.printf("  send %v %s\n", e.To, FormatMessage(e.Msg))
-			if e.To == h.ID {
+			switch to := int(e.To) - 1; {
+			case e.To == h.ID:
+				c.printf("  send %v %s\n", e.To, FormatMessage(e.Msg))
 				local = append(local, e.Msg)
-			} else {
+			case to >= 0 && to < len(c.down) && c.down[to]:
+				c.printf("  send %v %s (lost: %v is down)\n", e.To, FormatMessage(e.Msg), e.To)
+			default:
+				c.printf("  send %v %s\n", e.To, FormatMessage(e.Msg))
 				c.flight = append(c.flight, inFlight{h.ID, e.To, e.Msg})
 			}
 		case node.EffTimer:
