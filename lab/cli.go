@@ -416,6 +416,7 @@ type cmdLine struct {
 	Sweeps  sweepsCmd  `cmd:"" help:"${help_cmd_sweeps}"`
 	Calc    calcCmd    `cmd:"" help:"${help_cmd_calc}"`
 	New     newCmd     `cmd:"" help:"${help_cmd_new}"`
+	Check   checkCmd   `cmd:"" help:"${help_cmd_check}"`
 }
 
 // args is the command line Main was given, for the outputs that name the command
