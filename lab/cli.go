@@ -417,6 +417,7 @@ type cmdLine struct {
 	Calc    calcCmd    `cmd:"" help:"${help_cmd_calc}"`
 	New     newCmd     `cmd:"" help:"${help_cmd_new}"`
 	Check   checkCmd   `cmd:"" help:"${help_cmd_check}"`
+	Grade   gradeCmd   `cmd:"" help:"${help_cmd_grade}"`
 }
 
 // args is the command line Main was given, for the outputs that name the command

@@ -41,7 +41,8 @@ func helpText(t *testing.T, l lang.Lang, args ...string) string {
 // translated; in English the text is the catalog's English.
 func TestHelpLanguages(t *testing.T) {
 	commands := [][]string{nil, {"run"}, {"replay"}, {"sim"}, {"presets"}, {"algos"}, {"verify"},
-		{"export"}, {"sweep"}, {"calc"}, {"sweep", "run"}, {"sweep", "merge"}, {"sweeps"}, {"calc", "pv"}}
+		{"export"}, {"sweep"}, {"calc"}, {"sweep", "run"}, {"sweep", "merge"}, {"sweeps"}, {"calc", "pv"},
+		{"new"}, {"check"}, {"grade"}}
 	fold := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	seen := map[string]bool{}
 	for _, args := range commands {

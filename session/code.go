@@ -108,3 +108,15 @@ func missingCode(file string, h *trace.Header) error {
 	}
 	return &CodeError{File: file, Algorithm: s.Algorithm, Recorded: h.Code, Missing: true}
 }
+
+// ReadHeader reads a recording's header line alone, without resolving its
+// scenario: what a tool that lists recordings shows of one that does not verify
+// (or whose algorithm this program lacks).
+func ReadHeader(path string) (trace.Header, error) {
+	tf, err := openTraceWith(path, func(*trace.Header) error { return nil }, 0)
+	if err != nil {
+		return trace.Header{}, err
+	}
+	defer tf.Close()
+	return tf.Header, nil
+}

@@ -25,6 +25,9 @@ type Verdict struct {
 	// Prefix is set when OK stands for a verified prefix only (VerifyOptions.Partial
 	// and a recording without its end record).
 	Prefix bool
+	// Incomplete is set for a recording without its end record (cut, or killed
+	// while it recorded) whose events match the re-run as far as they go.
+	Incomplete bool
 	Events int
 	Hash   string
 	// On failure: Line is the line of the file the problem is on (0 if none), Field
@@ -886,7 +889,7 @@ func (c *comparer) verdict(path string, n int, end *trace.End, truncated bool, e
 			v.Reason = stop
 			return v
 		}
-		v.Line = n + 2
+		v.Line, v.Incomplete = n+2, true
 		v.Reason = fmt.Sprintf("incomplete recording: the first %d events match the re-run; %s (no end record: use --partial to accept the prefix)", n, stop)
 	default:
 		v.OK, v.Hash = true, hash
