@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"time"
 
@@ -89,8 +90,24 @@ func Adapt(p *presets.Scenario, spec algos.Spec, n int) (*presets.Scenario, erro
 		b, _ := node.ParseID(e[1])
 		return !keep(a) || !keep(b)
 	})
-	return reread(&s)
+	// A parameter the preset sets for its own processes (initiators = ["n5"]) may
+	// not fit the new ones: it is left to its default.
+	for range len(s.Params) + 1 {
+		out, err := reread(&s)
+		m := paramErr.FindStringSubmatch(fmt.Sprint(err))
+		if err == nil || m == nil {
+			return out, err
+		}
+		if _, ok := s.Params[m[1]]; !ok {
+			return nil, err
+		}
+		delete(s.Params, m[1])
+	}
+	return nil, fmt.Errorf("%s: the parameters do not fit %d nodes", p.Name, n)
 }
+
+// paramErr finds the parameter an error is about.
+var paramErr = regexp.MustCompile(`params\.(\w+):`)
 
 // restrict keeps an action to the processes keep accepts: one that names
 // another is dropped, a partition loses the others (and is dropped when fewer
