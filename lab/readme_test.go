@@ -276,8 +276,8 @@ func runCLI(t *testing.T, dir, bin string, args ...string) (string, int) {
 }
 
 // openDashboard starts a dashboard command in a detached tmux session, waits for its
-// header, and quits it with q.
-func openDashboard(t *testing.T, dir, bin string, args []string) {
+// header, quits it with q, and returns the screen it showed.
+func openDashboard(t *testing.T, dir, bin string, args []string) string {
 	t.Helper()
 	session := fmt.Sprintf("clusterlab-readme-%d-%d", os.Getpid(), time.Now().UnixNano())
 	tmux := func(a ...string) (string, error) {
@@ -290,9 +290,11 @@ func openDashboard(t *testing.T, dir, bin string, args []string) {
 	}
 	defer tmux("kill-session", "-t", session)
 	deadline := time.Now().Add(20 * time.Second)
+	var shown string
 	for {
 		screen, err := tmux("capture-pane", "-p", "-t", session)
 		if err == nil && strings.Contains(screen, " │ t=") {
+			shown = screen
 			break
 		}
 		if time.Now().After(deadline) {
@@ -303,11 +305,12 @@ func openDashboard(t *testing.T, dir, bin string, args []string) {
 	tmux("send-keys", "-t", session, "q")
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		if _, err := tmux("has-session", "-t", session); err != nil {
-			return // the program quit and its session closed
+			return shown // the program quit and its session closed
 		}
 	}
 	screen, _ := tmux("capture-pane", "-p", "-t", session)
 	t.Fatalf("clusterlab %s: still running 10 s after q; screen:\n%s", strings.Join(args, " "), screen)
+	return ""
 }
 
 // cliParser is the command line's parser, built anew for each check; it never exits
