@@ -28,8 +28,8 @@ type Verdict struct {
 	// Incomplete is set for a recording without its end record (cut, or killed
 	// while it recorded) whose events match the re-run as far as they go.
 	Incomplete bool
-	Events int
-	Hash   string
+	Events     int
+	Hash       string
 	// On failure: Line is the line of the file the problem is on (0 if none), Field
 	// the field that differs, Recorded and Rerun the two versions of the line (either
 	// may be empty), Reason one line.
