@@ -90,6 +90,11 @@ func Adapt(p *presets.Scenario, spec algos.Spec, n int) (*presets.Scenario, erro
 		b, _ := node.ParseID(e[1])
 		return !keep(a) || !keep(b)
 	})
+	if n > 0 && n != len(oldIDs) && len(p.Edges) > 0 {
+		// A graph drawn for the preset's own nodes does not fit others: a random
+		// connected graph of the same kind, drawn from the seed, takes its place.
+		s.Edges, s.Degree = nil, min(3, n-1)
+	}
 	// A parameter the preset sets for its own processes (initiators = ["n5"]) may
 	// not fit the new ones: it is left to its default.
 	for range len(s.Params) + 1 {

@@ -88,7 +88,11 @@ func (c *checkCmd) Run() error {
 	// 3. The family's properties, on every preset with each size.
 	props := algocheck.Properties(spec, sizes, c.Jobs, ui)
 	if props.OK() {
-		line(props.Runs > 0, "properties", ui.F("check.prop.ok", props.Runs, sizes[0], sizes[len(sizes)-1], ui.T("check.prop.what."+string(spec.Family))))
+		var skipped []string
+		for _, s := range props.Skipped {
+			skipped = append(skipped, ui.F("check.prop.skipped", s))
+		}
+		line(props.Runs > 0, "properties", ui.F("check.prop.ok", props.Runs, sizes[0], sizes[len(sizes)-1], ui.T("check.prop.what."+string(spec.Family))), skipped...)
 	} else {
 		var details []string
 		for _, f := range props.Failures {

@@ -34,7 +34,13 @@ type block struct {
 
 func readmeBlocks(t *testing.T) []block {
 	t.Helper()
-	f, err := os.Open("../README.md")
+	return docBlocks(t, "../README.md")
+}
+
+// docBlocks reads the fenced code blocks of a Markdown file.
+func docBlocks(t *testing.T, path string) []block {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +64,7 @@ func readmeBlocks(t *testing.T) []block {
 		}
 	}
 	if cur != nil {
-		t.Fatalf("README.md:%d: a code block is never closed", cur.line)
+		t.Fatalf("%s:%d: a code block is never closed", path, cur.line)
 	}
 	return out
 }
