@@ -16,6 +16,7 @@ require (
 	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
 	github.com/klauspost/compress v1.20.3
 	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/yuin/goldmark v1.7.13
 	golang.org/x/text v0.28.0
 	golang.org/x/tools v0.49.0
 	gonum.org/v1/plot v0.17.0
