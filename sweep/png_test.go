@@ -121,3 +121,25 @@ func TestAdlerJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestPNGWidth: a plot's PNG is at least 1,600 pixels wide by default, for a
+// report or a slide, and --dpi sets its resolution.
+func TestPNGWidth(t *testing.T) {
+	p := plan(t, "ring-complexity", 1, 3, Shard{})
+	results := runAll(p, 0)
+	for _, c := range []struct {
+		dpi      int
+		min, max int
+	}{{0, 1600, 2400}, {96, 600, 900}, {600, 4000, 6000}} {
+		p.DPI = c.dpi
+		f := p.figures(summarize(p, results).cells)[0]
+		part, err := f.pngRows(0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, h := f.pngSize()
+		if got := part.img.Bounds().Dx(); got != w || w < c.min || w > c.max || h < w/3 {
+			t.Errorf("--dpi %d: %d×%d pixels (a band %d wide), want %d to %d wide", c.dpi, w, h, got, c.min, c.max)
+		}
+	}
+}

@@ -127,6 +127,9 @@ func (p *Plan) seedsLine() string {
 
 // cutHint says how many runs an until cut off, and what to do.
 func (p *Plan) cutHint(c cutoff) string {
+	if p.AllowIncomplete {
+		return p.ui.F("sweep.cut.allowed", c.until, p.nRuns(c.runs), c.what)
+	}
 	return p.ui.F("sweep.cut", c.until, p.nRuns(c.runs), c.what)
 }
 

@@ -86,7 +86,7 @@ func TestEmbeddedSweeps(t *testing.T) {
 	pipes := 0
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
-			p := plan(t, name, 1, 1, Shard{})
+			p := plan(t, name, 1, 3, Shard{})
 			if p.Runs() == 0 {
 				t.Fatal("no runs")
 			}
