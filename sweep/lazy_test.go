@@ -22,7 +22,7 @@ func liveHeapNow() uint64 {
 
 // TestLazyPlan: a grid of 100,000 cells × 100 seeds (ten million runs) plans in
 // a few MB: no run is listed, no cell kept beyond a small cache, and the first
-// runs start at once, in run order. Under the race detector the grid has 20,000
+// runs start at once, in run order. Under the race detector the grid has 10,000
 // cells: checking each cell is the slow part there.
 func TestLazyPlan(t *testing.T) {
 	if testing.Short() {
@@ -30,7 +30,7 @@ func TestLazyPlan(t *testing.T) {
 	}
 	cells := 100000
 	if race.Enabled {
-		cells = 20000
+		cells = 10000
 	}
 	var loss []string
 	for i := range cells / 10 {
