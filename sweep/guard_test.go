@@ -140,6 +140,7 @@ func TestConcurrentSweepsOneFolder(t *testing.T) {
 		wg.Go(func() {
 			p, err := NewPlan(s, Shard{})
 			if err == nil {
+				testDPI(p)
 				_, err = p.RunTo(context.Background(), dir, false, 1, nil, nil, false)
 			}
 			errs[i] = err

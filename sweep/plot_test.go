@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -77,44 +75,13 @@ func svgContents(t *testing.T, data []byte) (texts []svgText, strokes map[string
 	return texts, strokes
 }
 
-// TestGoldenPlots draws every embedded sweep's plots from a reduced run (one seed,
-// the first three values of every numeric axis), compares each SVG with its
-// golden (refresh with go test ./sweep -run GoldenPlots -update), and reads it as
-// a reader would:
+// checkPlot reads a plot's SVG as a reader would:
 //   - the x ticks are the axis's own values, in order, on one line: sizes 4, 8, 16
 //     (not 25, 75, 125), durations 10, 50, 200 in ms, names as written;
 //   - the x label names a log₂ scale when the values double, and its unit;
 //   - the y label names the metric's unit;
 //   - the legend names every series (and the theory when drawn), each in a
 //     colour of its own: at most 8 to a panel, panels side by side beyond.
-func TestGoldenPlots(t *testing.T) {
-	for _, name := range Names() {
-		t.Run(name, func(t *testing.T) {
-			p := plan(t, name, 1, 3, Shard{})
-			figs := p.figures(summarize(p, runAll(p, 0)).cells)
-			if len(figs) == 0 {
-				t.Fatal("no plot")
-			}
-			for _, f := range figs {
-				data, err := f.svg()
-				if err != nil {
-					t.Fatal(err)
-				}
-				golden := filepath.Join("testdata", "plots", name, f.file+".svg")
-				if *update {
-					os.MkdirAll(filepath.Dir(golden), 0o755)
-					os.WriteFile(golden, data, 0o644)
-				}
-				if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(data, want) {
-					t.Errorf("%s differs from %s (%v): look at both, then -update", f.file, golden, err)
-				}
-				checkPlot(t, f, data)
-			}
-		})
-	}
-}
-
-// checkPlot reads a plot's SVG for its ticks, labels and legend.
 func checkPlot(t *testing.T, f figure, data []byte) {
 	t.Helper()
 	texts, strokes := svgContents(t, data)

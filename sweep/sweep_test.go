@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterlab/clusterlab/internal/race"
 	"github.com/clusterlab/clusterlab/node"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
@@ -34,7 +35,19 @@ func plan(t *testing.T, name string, seeds, k int, shard Shard) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
+	testDPI(p)
 	return p
+}
+
+// testDPI draws the PNG plots of a test's sweep small under the race detector,
+// where drawing them takes most of a test's time; the SVGs are the same.
+func testDPI(p *Plan) { p.DPI = dpiForTests() }
+
+func dpiForTests() int {
+	if race.Enabled {
+		return MinDPI
+	}
+	return 0
 }
 
 // runAll runs every run of the plan and returns the results in run order.
@@ -75,13 +88,18 @@ func parsePlan(t *testing.T, src string) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
+	testDPI(p)
 	return p
 }
 
-// TestEmbeddedSweeps runs every embedded sweep at a reduced size (one seed, the first
-// value of every numeric axis), checks that every run meets the sweep's
-// expectations, and reads its report.md with a real Markdown parser: every table
-// row has its header's cells, none lost to a | left unescaped.
+// TestEmbeddedSweeps runs every embedded sweep at a reduced size (one seed, the
+// first three values of every numeric axis) and checks what it writes:
+//   - every run meets the sweep's expectations;
+//   - report.md read with a real Markdown parser: every table row has its
+//     header's cells, none lost to a | left unescaped;
+//   - every plot's SVG is its golden's bytes (refresh with go test ./sweep -run
+//     EmbeddedSweeps -update, after looking at both) and reads as a report needs
+//     it (checkPlot: ticks, labels, legend, colours).
 func TestEmbeddedSweeps(t *testing.T) {
 	pipes := 0
 	for _, name := range Names() {
@@ -90,8 +108,17 @@ func TestEmbeddedSweeps(t *testing.T) {
 			if p.Runs() == 0 {
 				t.Fatal("no runs")
 			}
-			dir := t.TempDir()
-			o := writeDir(t, p, dir, 0)
+			dir := filepath.Join(t.TempDir(), "out")
+			f, err := openFolder(dir, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs := p.newOutputs(f, true)
+			p.Execute(context.Background(), 0, outs.add)
+			o, err := p.finish(f, outs, reportInfo{command: "clusterlab sweep --preset " + name}, 0, nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, f := range o.FailedList {
 				t.Errorf("%s", f)
 			}
@@ -100,6 +127,25 @@ func TestEmbeddedSweeps(t *testing.T) {
 				t.Fatal(err)
 			}
 			pipes += checkTables(t, report)
+			figs := p.figures(outs.cells)
+			if len(figs) == 0 {
+				t.Fatal("no plot")
+			}
+			for _, fig := range figs {
+				data, err := os.ReadFile(filepath.Join(dir, fig.file+".svg"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden := filepath.Join("testdata", "plots", name, fig.file+".svg")
+				if *update {
+					os.MkdirAll(filepath.Dir(golden), 0o755)
+					os.WriteFile(golden, data, 0o644)
+				}
+				if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(data, want) {
+					t.Errorf("%s differs from %s (%v): look at both, then -update", fig.file, golden, err)
+				}
+				checkPlot(t, fig, data)
+			}
 		})
 	}
 	if pipes == 0 {
@@ -137,9 +183,10 @@ func TestShardsMergeToTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	testDPI(whole)
 	writeDir(t, whole, filepath.Join(dir, "whole"), 1)
 	dirs := writeShards(t, s, 3, 2, dir)
-	if _, err := Merge(dirs, filepath.Join(dir, "merged"), false, 0, "", io.Discard); err != nil {
+	if _, err := Merge(dirs, filepath.Join(dir, "merged"), false, dpiForTests(), "", io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{ResultsFile, SummaryFile, ReportFile, "sent.total-vs-nodes.svg", "sent.total-vs-nodes.png"} {
@@ -150,7 +197,7 @@ func TestShardsMergeToTheSame(t *testing.T) {
 		}
 	}
 	// Merging a shard twice is refused.
-	if _, err := Merge([]string{dirs[0], dirs[0]}, filepath.Join(dir, "twice"), false, 0, "", io.Discard); err == nil {
+	if _, err := Merge([]string{dirs[0], dirs[0]}, filepath.Join(dir, "twice"), false, dpiForTests(), "", io.Discard); err == nil {
 		t.Error("a shard merged twice was accepted")
 	}
 }
@@ -182,6 +229,7 @@ func writeShards(t *testing.T, s *Sweep, k, jobs int, dir string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		testDPI(p)
 		d := filepath.Join(dir, "shard", strconv.Itoa(i))
 		writeDir(t, p, d, jobs)
 		dirs = append(dirs, d)
@@ -203,7 +251,7 @@ func TestMergeCountsMissingRuns(t *testing.T) {
 		dirs          []string
 		runs, missing int
 	}{{dirs, 4, 0}, {dirs[:1], 2, 2}, {dirs[1:], 2, 2}} {
-		o, err := Merge(c.dirs, filepath.Join(dir, "merged", strconv.Itoa(len(c.dirs))+filepath.Base(c.dirs[0])), false, 0, "", io.Discard)
+		o, err := Merge(c.dirs, filepath.Join(dir, "merged", strconv.Itoa(len(c.dirs))+filepath.Base(c.dirs[0])), false, dpiForTests(), "", io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
