@@ -53,6 +53,16 @@ func TestCastTimersMismatch(t *testing.T) {
 	}
 	k := len(tr.Events) / 2
 	tr.Events[k].T++ // a line the re-run does not give
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[k+1] = string(trace.AppendLine(nil, &tr.Events[k]))
+	path = filepath.Join(t.TempDir(), "edited.trace")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var warn strings.Builder
 	plain := func(s *trace.Snapshot, w, h int) string {
 		for _, n := range s.Nodes {
@@ -62,7 +72,7 @@ func TestCastTimersMismatch(t *testing.T) {
 		}
 		return "none"
 	}
-	render := withTimers(path, tr, plain, &warn)
+	render := withTimers(path, tr.Header, len(tr.Events), plain, &warn)
 	st := trace.NewState(tr.Header)
 	for i := range tr.Events {
 		st.Apply(&tr.Events[i])

@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -22,7 +21,6 @@ import (
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
-	"github.com/clusterlab/clusterlab/netsim/trace/export"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/presets"
 	"github.com/clusterlab/clusterlab/session"
@@ -277,128 +275,6 @@ func (c *verifyCmd) Run() error {
 		return &exitError{1, errors.New("the recording does not match its re-run")}
 	}
 	return nil
-}
-
-type exportCmd struct {
-	File   string `arg:"" help:"${help_export_file}" type:"existingfile"`
-	Format string `required:"" help:"${help_export_format}" placeholder:"FORMAT"`
-	From   string `help:"${help_export_from}" placeholder:"T"`
-	To     string `help:"${help_export_to}" placeholder:"T"`
-	Nodes  string `help:"${help_export_nodes}" placeholder:"n1,n2,…"`
-	Split  bool   `help:"${help_export_split}"`
-	Table  string `help:"${help_export_table}" placeholder:"TABLE"`
-	Output string `short:"o" help:"${help_export_output}" placeholder:"OUT"`
-	Force  bool   `help:"${help_export_force}"`
-	Size   string `help:"${help_export_size}" default:"120x36"`
-	FPS    int    `name:"fps" help:"${help_export_fps}" default:"10"`
-	Idle   string `help:"${help_export_idle}" default:"1s"`
-	View   string `help:"${help_export_view}" default:"nodes" enum:"nodes,topology,history"`
-}
-
-func (c *exportCmd) Run() error {
-	sig := catchSignals()
-	defer sig.stop()
-	// An export cannot stop part-way: a signal removes its unfinished outputs and
-	// exits at once.
-	sig.onSignal(session.RemovePending)
-	t, err := session.ReadTrace(c.File)
-	if err != nil {
-		return badInput(err)
-	}
-	if c.FPS < 1 { // ParseOptions reads 0 as "the default"; typed on the command line it is a mistake
-		return badInput(fmt.Errorf("--fps: found %d, expected frames per second from 1 to 60", c.FPS))
-	}
-	o, err := export.ParseOptions(t, export.Flags{Format: c.Format, From: c.From, To: c.To, Nodes: c.Nodes, Size: c.Size, FPS: c.FPS, Idle: c.Idle, Split: c.Split, Table: c.Table})
-	if err != nil {
-		return badInput(err)
-	}
-	// The cast shows the real dashboard, replaying the recording (replay keys).
-	end := int64(0)
-	if n := len(t.Events); n > 0 {
-		end = t.Events[n-1].T
-	}
-	if o.Cast.Render, err = tui.ReplayRenderer(len(t.Events), end, export.MarkTimes(t), c.View); err != nil {
-		return badInput(fmt.Errorf("--view: %v", err))
-	}
-	if o.Format == "cast" {
-		o.Cast.Render = withTimers(c.File, t, o.Cast.Render, os.Stderr)
-	}
-	o.TraceName, o.Lang = c.File, ui
-	// Render first, so that a refused export leaves no file behind.
-	var outs []string
-	if o.Split && o.Format == "mermaid" {
-		if c.Output == "" {
-			return badInput(errors.New("--split: expected -o FILE as well (the parts go to FILE-1.mmd, FILE-2.mmd, …)"))
-		}
-		if outs, err = export.MermaidParts(t, o.Window); err != nil {
-			return exportError(err)
-		}
-	} else {
-		var b strings.Builder
-		if err := export.Write(&b, t, o); err != nil {
-			return exportError(err)
-		}
-		outs = []string{b.String()}
-	}
-	if c.Output == "" {
-		_, err := os.Stdout.WriteString(outs[0])
-		return err
-	}
-	names := []string{c.Output}
-	if o.Split && o.Format == "mermaid" {
-		names = export.PartNames(c.Output, len(outs))
-	}
-	// Every part is created before any is written, so that a refused name leaves
-	// none behind; Abort after Commit does nothing.
-	files := make([]*session.Output, len(names))
-	for i, name := range names {
-		if files[i], err = session.CreateOutput(name, c.Force, c.File); err != nil {
-			for _, f := range files[:i] {
-				f.Abort()
-			}
-			return badInput(fmt.Errorf("-o: %w", err))
-		}
-		defer files[i].Abort()
-	}
-	for i, f := range files {
-		if _, err := io.WriteString(f, outs[i]); err != nil {
-			return err
-		}
-	}
-	for _, f := range files {
-		if err := f.Commit(); err != nil {
-			return err
-		}
-	}
-	if len(names) > 1 {
-		fmt.Fprintf(os.Stderr, "wrote %d diagrams: %s\n", len(names), strings.Join(names, ", "))
-	}
-	return nil
-}
-
-// exportError exits 2 on an export refused as asked (an empty window, a diagram
-// too big), 1 on anything else.
-// withTimers gives a cast's frames the timeout bars the live session drew, found by
-// re-running the recording (session.RerunTimers); a recording that is not what
-// its scenario gives is said so in one line on warn, and drawn without them.
-func withTimers(file string, t *trace.Trace, render export.RenderFunc, warn io.Writer) export.RenderFunc {
-	tm, err := session.TraceTimers(file, t)
-	if err != nil {
-		fmt.Fprintf(warn, "clusterlab: %v: the cast has no timeout bars\n", err)
-		return render
-	}
-	return func(s *trace.Snapshot, w, h int) string {
-		tm.Fill(s)
-		return render(s, w, h)
-	}
-}
-
-func exportError(err error) error {
-	var r *export.RefusedError
-	if errors.As(err, &r) {
-		return badInput(err)
-	}
-	return err
 }
 
 // cmdLine is the command line: global flags and one field per subcommand.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"time"
 
@@ -37,14 +38,51 @@ type timerAt struct {
 	d   node.Deadline
 }
 
-// TraceTimers is RerunTimers for a recording read whole (ReadTrace), as export
-// reads it.
-func TraceTimers(path string, t *trace.Trace) (*Timers, error) {
-	var buf []byte
-	return RerunTimers(path, t.Header, len(t.Events), func(i int) []byte {
-		buf = trace.AppendLine(buf[:0], &t.Events[i])
-		return buf[:len(buf)-1]
-	}, nil)
+// FileTimers is RerunTimers for a recording file of n events, read as a stream
+// (twice: for the user actions, then beside the re-run), not held: export's cast.
+func FileTimers(path string, hdr trace.Header, n int) (*Timers, error) {
+	c := &lineCursor{path: path}
+	defer c.close()
+	return RerunTimers(path, hdr, n, c.line, nil)
+}
+
+// lineCursor gives a file's event lines in order, each as often as asked in a
+// row, opening the file again when an earlier line is asked for.
+type lineCursor struct {
+	path string
+	r    *trace.Reader
+	c    io.Closer
+	i    int // the line r read last; -1 before the first
+	last []byte
+	err  error
+}
+
+func (c *lineCursor) line(i int) []byte {
+	if c.r == nil || i < c.i {
+		c.close()
+		if c.r, c.c, c.err = OpenTrace(c.path); c.err != nil {
+			return nil
+		}
+		c.r.SkipHash()
+		c.i, c.last = -1, nil
+	}
+	for c.i < i {
+		l, err := c.r.NextLine()
+		if err != nil {
+			c.last = nil
+			return nil
+		}
+		c.last = append(c.last[:0], l...)
+		c.i++
+	}
+	return c.last
+}
+
+func (c *lineCursor) close() {
+	if c.c != nil {
+		c.c.Close()
+		c.r, c.c = nil, nil
+	}
 }
 
 // Fill sets each node's Status.Deadline in s to its timer after the line s.Seq.

@@ -326,6 +326,16 @@ func (e *readErrors) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// OpenTrace opens a trace file to read it as a stream (see openTrace): its reader,
+// past the header, and what closes the file.
+func OpenTrace(path string) (*trace.Reader, io.Closer, error) {
+	tf, err := openTrace(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tf.Reader, tf, nil
+}
+
 // ReadTrace reads and checks a whole trace file (see openTrace).
 func ReadTrace(path string) (*trace.Trace, error) {
 	tf, err := openTrace(path)

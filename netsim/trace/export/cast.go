@@ -60,24 +60,43 @@ func castMark(e *trace.Event) (string, bool) {
 	return "at " + fmtT(e.T) + ": " + text, true
 }
 
-// MarkTimes lists the virtual times (µs) of the events a replay marks on its
-// progress bar: faults, alerts, markers and leader changes.
-func MarkTimes(t *trace.Trace) []int64 {
-	var out []int64
+// Outline is what a replay's progress bar shows of a recording: how many events
+// it has, the last one's time (µs), and the times a replay marks on the bar:
+// faults, alerts, markers and leader changes.
+type Outline struct {
+	Events int
+	End    int64
+	Marks  []int64
+}
+
+// OutlineOf reads src once for its Outline, decoding only the events that may be
+// marks.
+func OutlineOf(src Source) (Outline, error) {
+	var o Outline
 	lead := newLeaders()
-	for i := range t.Events {
-		e := &t.Events[i]
-		if malformed(e) {
-			continue
+	tail, err := scan(src, markKind, func(p *peek, e *trace.Event) {
+		if e == nil || malformed(e) {
+			return
 		}
 		_, changed := lead.see(e)
 		if _, ok := castMark(e); ok || changed {
-			if n := len(out); n == 0 || out[n-1] != e.T {
-				out = append(out, e.T)
+			if n := len(o.Marks); n == 0 || o.Marks[n-1] != e.T {
+				o.Marks = append(o.Marks, e.T)
 			}
 		}
+	})
+	o.Events, o.End = tail.Events, tail.Last
+	return o, err
+}
+
+// markKind reports whether an event of kind ev may be a mark (see castMark) or a
+// leader change.
+func markKind(ev string) bool {
+	switch ev {
+	case trace.Send, trace.Deliver, trace.Drop, trace.TimerEv, trace.Log, trace.Request, trace.Action, trace.Expect, trace.Detect:
+		return false
 	}
-	return out
+	return true
 }
 
 // castHeader is the first line of an asciicast v2 file.
@@ -100,7 +119,18 @@ type castHeader struct {
 // first shows them, each label led by the event's virtual time. The last frame shows the state after the window's last event.
 // Events before the window are folded without drawing; --nodes does not apply (the
 // dashboard shows every node).
-func Cast(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
+func Cast(out io.Writer, src Source, w Window, o CastOptions) error {
+	t, err := readAll(src)
+	if err != nil {
+		return err
+	}
+	if err := nonEmpty(t, w); err != nil {
+		return err
+	}
+	return castMem(out, t, w, o)
+}
+
+func castMem(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 	if o.Width <= 0 || o.Height <= 0 || o.FPS <= 0 {
 		return fmt.Errorf("cast: size %dx%d at %d fps, expected positive numbers", o.Width, o.Height, o.FPS)
 	}

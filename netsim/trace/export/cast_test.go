@@ -145,12 +145,12 @@ func TestCastReplaysToFinalScreen(t *testing.T) {
 	} {
 		t.Run(c.trace, func(t *testing.T) {
 			tr := record(t, c.trace)
-			o, err := ParseOptions(tr, c.flags)
+			o, err := ParseOptions(&tr.Header, c.flags)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := Write(&b, tr, o); err != nil {
+			if err := Write(&b, TraceSource(tr), o); err != nil {
 				t.Fatal(err)
 			}
 			w, h, evs := parseCast(t, b.String())
@@ -234,7 +234,7 @@ func TestCastCustomRenderer(t *testing.T) {
 		return strings.Join(lines, "\n")
 	}
 	var b bytes.Buffer
-	if err := Cast(&b, tr, All(), CastOptions{Width: 40, Height: 8, FPS: 10, Idle: time.Second, Render: render}); err != nil {
+	if err := Cast(&b, TraceSource(tr), All(), CastOptions{Width: 40, Height: 8, FPS: 10, Idle: time.Second, Render: render}); err != nil {
 		t.Fatal(err)
 	}
 	w, h, evs := parseCast(t, b.String())

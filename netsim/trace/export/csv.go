@@ -36,7 +36,18 @@ const (
 
 // CSV writes table ("messages" or "events"; "" is messages) of the window as RFC
 // 4180 with CRLF line ends, after a header row. See CSVMessages and CSVEvents.
-func CSV(out io.Writer, t *trace.Trace, w Window, table string) error {
+func CSV(out io.Writer, src Source, w Window, table string) error {
+	t, err := readAll(src)
+	if err != nil {
+		return err
+	}
+	if err := nonEmpty(t, w); err != nil {
+		return err
+	}
+	return csvMem(out, t, w, table)
+}
+
+func csvMem(out io.Writer, t *trace.Trace, w Window, table string) error {
 	var rows [][]string
 	switch table {
 	case "", "messages":
@@ -48,9 +59,9 @@ func CSV(out io.Writer, t *trace.Trace, w Window, table string) error {
 	}
 	if len(rows) < 2 {
 		if table == "events" {
-			return &RefusedError{"no events " + emptyText(t, w)}
+			return &RefusedError{"no events " + emptyText(traceTail(t), w)}
 		}
-		return &RefusedError{"no messages " + emptyText(t, w) + " (--table events lists every event)"}
+		return &RefusedError{"no messages " + emptyText(traceTail(t), w) + " (--table events lists every event)"}
 	}
 	bw := bufio.NewWriter(out)
 	cw := csv.NewWriter(bw)

@@ -71,23 +71,32 @@ func (w Window) Has(id node.ID) bool {
 }
 
 // Keep reports whether event e is in the window (see the package comment).
-func (w Window) Keep(e *trace.Event) bool {
-	if !w.InTime(e.T, e.Seq) {
+func (w Window) Keep(e *trace.Event) bool { return w.keep(e.T, e.Seq, e.Ev, e.Node, e.From, e.To) }
+
+// keepPeek is Keep of the event p was read from.
+func (w Window) keepPeek(p *peek) bool { return w.keep(p.t, p.seq, p.ev, p.node, p.from, p.to) }
+
+func (w Window) keep(t int64, seq uint64, ev string, id, from, to node.ID) bool {
+	if !w.InTime(t, seq) {
 		return false
 	}
 	if w.Nodes == nil {
 		return true
 	}
 	switch {
-	case e.IsMessage():
-		return w.Has(e.From) && w.Has(e.To)
-	case e.Ev == trace.Cut:
-		return w.Has(e.From) || w.Has(e.To)
-	case e.Node != node.None:
-		return w.Has(e.Node)
+	case isMessageKind(ev):
+		return w.Has(from) && w.Has(to)
+	case ev == trace.Cut:
+		return w.Has(from) || w.Has(to)
+	case id != node.None:
+		return w.Has(id)
 	}
 	return true
 }
+
+// past reports whether an event at t numbered seq comes after the window: no
+// later event is in it.
+func (w Window) past(t int64, seq uint64) bool { return t > w.To || w.LastSeq != 0 && seq > w.LastSeq }
 
 // IDs lists the selected nodes among ids, sorted by id.
 func (w Window) IDs(ids []node.ID) []node.ID {
@@ -133,9 +142,9 @@ type Options struct {
 	Lang lang.Lang
 }
 
-// ParseOptions checks f against trace t. Errors are one line naming the flag and
-// what was expected.
-func ParseOptions(t *trace.Trace, f Flags) (Options, error) {
+// ParseOptions checks f against a trace whose header is h. Errors are one line
+// naming the flag and what was expected.
+func ParseOptions(h *trace.Header, f Flags) (Options, error) {
 	o := Options{Format: f.Format, Window: All(), Split: f.Split}
 	if !slices.Contains(Formats, f.Format) {
 		return o, fmt.Errorf("--format %q: expected one of %s", f.Format, strings.Join(Formats, ", "))
@@ -158,7 +167,7 @@ func ParseOptions(t *trace.Trace, f Flags) (Options, error) {
 		return o, fmt.Errorf("--to %s is before --from %s: expected --to at or after --from", f.To, f.From)
 	}
 	if f.Nodes != "" {
-		ids := t.Header.Info.IDs
+		ids := h.Info.IDs
 		for _, name := range strings.Split(f.Nodes, ",") {
 			name = strings.TrimSpace(name)
 			id, ok := node.ParseID(name)
@@ -232,33 +241,31 @@ func ParseSize(s string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// Write writes t in format o.Format. render draws the dashboard for casts; nil uses
-// TextDashboard.
+// Write writes the trace src in format o.Format. render draws the dashboard for
+// casts; nil uses TextDashboard.
 //
 // A window without events is refused (a RefusedError): no format has anything
-// useful to say about it, and some tools reject an empty file.
-func Write(out io.Writer, t *trace.Trace, o Options) error {
-	if err := nonEmpty(t, o.Window); err != nil {
-		return err
-	}
+// useful to say about it, and some tools reject an empty file. So is a diagram
+// too big for Mermaid, before the work of writing it.
+func Write(out io.Writer, src Source, o Options) error {
 	switch o.Format {
 	case "md":
-		return markdown(out, t, o)
+		return markdown(out, src, o)
 	case "mermaid":
-		return Mermaid(out, t, o.Window)
+		return Mermaid(out, src, o.Window)
 	case "shiviz":
-		return ShiViz(out, t, o.Window)
+		return ShiViz(out, src, o.Window)
 	case "csv":
-		return CSV(out, t, o.Window, o.Table)
+		return CSV(out, src, o.Window, o.Table)
 	case "perfetto":
-		return Perfetto(out, t, o.Window)
+		return Perfetto(out, src, o.Window)
 	case "cast":
 		c := o.Cast
 		if c.Width == 0 {
 			c = DefaultCast()
 			c.Render = o.Cast.Render
 		}
-		return Cast(out, t, o.Window, c)
+		return Cast(out, src, o.Window, c)
 	}
 	return fmt.Errorf("--format %q: expected one of %s", o.Format, strings.Join(Formats, ", "))
 }
@@ -269,6 +276,20 @@ type RefusedError struct{ msg string }
 
 func (e *RefusedError) Error() string { return e.msg }
 
+// readAll reads src whole, for the formats that do not stream yet.
+func readAll(src Source) (*trace.Trace, error) {
+	t := &trace.Trace{Header: *src.Header()}
+	tail, err := each(src, func(e *trace.Event) (bool, error) {
+		t.Events = append(t.Events, *e)
+		return false, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	t.End, t.Truncated, t.Hash = tail.End, tail.Truncated, tail.Hash
+	return t, nil
+}
+
 // nonEmpty refuses a window that keeps no event: "no events between 100s and
 // 110s".
 func nonEmpty(t *trace.Trace, w Window) error {
@@ -277,20 +298,28 @@ func nonEmpty(t *trace.Trace, w Window) error {
 			return nil
 		}
 	}
-	return &RefusedError{"no events " + emptyText(t, w)}
+	return &RefusedError{"no events " + emptyText(traceTail(t), w)}
+}
+
+func traceTail(t *trace.Trace) Tail {
+	tl := Tail{Events: len(t.Events), End: t.End, Truncated: t.Truncated, Hash: t.Hash}
+	if n := len(t.Events); n > 0 {
+		tl.Last = t.Events[n-1].T
+	}
+	return tl
 }
 
 // emptyText says where there are no events: "between 100s and 110s", "of n1,n2
-// between 0s and the end (12.5s)", "in the trace".
-func emptyText(t *trace.Trace, w Window) string {
+// between 0s and the end (12.5s)", "in the trace"; tail is the recording's.
+func emptyText(tail Tail, w Window) string {
 	var parts []string
 	if w.Nodes != nil {
 		parts = append(parts, "of "+joinIDs(w.Nodes, ","))
 	}
 	if w.From > 0 || w.To != math.MaxInt64 {
 		to := "the end"
-		if n := len(t.Events); n > 0 {
-			to += " (" + seconds(t.Events[n-1].T) + "s)"
+		if tail.Events > 0 {
+			to += " (" + seconds(tail.Last) + "s)"
 		}
 		if w.To != math.MaxInt64 {
 			to = seconds(w.To) + "s"
@@ -306,16 +335,11 @@ func emptyText(t *trace.Trace, w Window) string {
 	return strings.Join(parts, " ")
 }
 
-// PartNames names the files of n parts written for path: out.mmd gives out-1.mmd,
-// out-2.mmd, ….
-func PartNames(path string, n int) []string {
+// PartName names the file of part i (from 0) written for path: out.mmd gives
+// out-1.mmd, out-2.mmd, ….
+func PartName(path string, i int) string {
 	ext := filepath.Ext(path)
-	base := strings.TrimSuffix(path, ext)
-	names := make([]string, n)
-	for i := range names {
-		names[i] = fmt.Sprintf("%s-%d%s", base, i+1, ext)
-	}
-	return names
+	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), i+1, ext)
 }
 
 // parseDur reads a virtual time: a Go duration ("2s", "1500ms") or a bare 0; it

@@ -97,12 +97,12 @@ func export(t *testing.T, tr *trace.Trace, f Flags) string {
 
 // exportErr is export returning the error.
 func exportErr(tr *trace.Trace, f Flags) (string, error) {
-	o, err := ParseOptions(tr, f)
+	o, err := ParseOptions(&tr.Header, f)
 	if err != nil {
 		return "", err
 	}
 	var b bytes.Buffer
-	err = Write(&b, tr, o)
+	err = Write(&b, TraceSource(tr), o)
 	return b.String(), err
 }
 
@@ -187,7 +187,7 @@ func TestParseOptionsErrors(t *testing.T) {
 		{Flags{Format: "csv", Split: true}, `--split: not supported with --format csv, expected --format mermaid or md`},
 	}
 	for _, c := range cases {
-		_, err := ParseOptions(tr, c.flags)
+		_, err := ParseOptions(&tr.Header, c.flags)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%+v: got error %v, want %q", c.flags, err, c.want)
 		}
@@ -195,14 +195,14 @@ func TestParseOptionsErrors(t *testing.T) {
 			t.Errorf("%+v: error has more than one line: %q", c.flags, err)
 		}
 	}
-	o, err := ParseOptions(tr, Flags{Format: "cast", Size: "80X24", FPS: 5, Idle: "0", From: "1s", To: "2500ms", Nodes: ""})
+	o, err := ParseOptions(&tr.Header, Flags{Format: "cast", Size: "80X24", FPS: 5, Idle: "0", From: "1s", To: "2500ms", Nodes: ""})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := o.Cast; c.Width != 80 || c.Height != 24 || c.FPS != 5 || c.Idle != 0 || o.Window.From != 1e6 || o.Window.To != 2.5e6 {
 		t.Errorf("parsed %+v", o)
 	}
-	o, err = ParseOptions(tr, Flags{Format: "md", Nodes: "n3, 2,n3"})
+	o, err = ParseOptions(&tr.Header, Flags{Format: "md", Nodes: "n3, 2,n3"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -208,7 +208,7 @@ func TestShiVizFaultsAreEvents(t *testing.T) {
 	var b bytes.Buffer
 	tr := escapesTrace()
 	tr.Events = append(tr.Events, trace.Event{Seq: uint64(len(tr.Events) + 1), T: 40, Ev: trace.Marker, Text: "{looks like a clock}"})
-	if err := ShiViz(&b, tr, All()); err != nil {
+	if err := ShiViz(&b, TraceSource(tr), All()); err != nil {
 		t.Fatal(err)
 	}
 	checkShiVizClocks(t, parseShiViz(t, b.String()))
@@ -329,7 +329,7 @@ func escapesTrace() *trace.Trace {
 func TestMermaidEscaping(t *testing.T) {
 	tr := escapesTrace()
 	var b bytes.Buffer
-	if err := Mermaid(&b, tr, All()); err != nil {
+	if err := Mermaid(&b, TraceSource(tr), All()); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -365,7 +365,7 @@ func TestMermaidEscaping(t *testing.T) {
 func TestMermaidEveryTrace(t *testing.T) {
 	for name, tr := range allTraces(t) {
 		t.Run(name, func(t *testing.T) {
-			parts, err := MermaidParts(tr, All())
+			parts, err := MermaidParts(TraceSource(tr), All())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -597,12 +597,12 @@ func TestEmptyAndMalformedTraces(t *testing.T) {
 		{Seq: 5, T: 5, Ev: trace.Crash, Node: 1},
 	}}
 	for _, f := range Formats {
-		o, err := ParseOptions(empty, Flags{Format: f})
+		o, err := ParseOptions(&empty.Header, Flags{Format: f})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var r *RefusedError
-		if err := Write(io.Discard, empty, o); !errors.As(err, &r) || err.Error() != "no events in the trace" {
+		if err := Write(io.Discard, TraceSource(empty), o); !errors.As(err, &r) || err.Error() != "no events in the trace" {
 			t.Errorf("%s of an empty trace: error %v, want a refusal", f, err)
 		}
 		out := export(t, bad, Flags{Format: f, Table: map[string]string{"csv": "events"}[f]})
@@ -632,12 +632,12 @@ func TestEmptyWindow(t *testing.T) {
 	} {
 		for _, f := range Formats {
 			c.flags.Format = f
-			o, err := ParseOptions(tr, c.flags)
+			o, err := ParseOptions(&tr.Header, c.flags)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			err = Write(&b, tr, o)
+			err = Write(&b, TraceSource(tr), o)
 			var r *RefusedError
 			if !errors.As(err, &r) || !strings.HasPrefix(err.Error(), c.want) {
 				t.Errorf("%s %+v: error %v, want %q", f, c.flags, err, c.want)

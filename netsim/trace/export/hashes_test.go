@@ -77,20 +77,20 @@ func exportVariants(tr *trace.Trace) []struct {
 
 // renderVariant is one variant's output, or its error as text.
 func renderVariant(tr *trace.Trace, f Flags, l lang.Lang, parts bool) string {
-	o, err := ParseOptions(tr, f)
+	o, err := ParseOptions(&tr.Header, f)
 	if err != nil {
 		return "error: " + err.Error()
 	}
 	o.Lang = l
 	if parts {
-		ps, err := MermaidParts(tr, o.Window)
+		ps, err := MermaidParts(TraceSource(tr), o.Window)
 		if err != nil {
 			return "error: " + err.Error()
 		}
 		return strings.Join(ps, "\n%% part\n")
 	}
 	var b bytes.Buffer
-	if err := Write(&b, tr, o); err != nil {
+	if err := Write(&b, TraceSource(tr), o); err != nil {
 		return "error: " + err.Error()
 	}
 	return b.String()

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -34,11 +33,13 @@ type timelineRow struct {
 
 // report is everything the Markdown report shows, gathered in one pass.
 type report struct {
-	l   lang.Lang // the language of headings and fixed texts
-	t   *trace.Trace
-	w   Window
-	ids []node.ID
+	l    lang.Lang // the language of headings and fixed texts
+	h    *trace.Header
+	tail Tail // what the end of the recording says
+	w    Window
+	ids  []node.ID
 
+	firstT      int64 // the recording's first event's time
 	first, last int64 // times of the first and last events in the window
 	events      int
 	types       map[string]*typeFate
@@ -61,6 +62,7 @@ type report struct {
 
 	split bool     // show the whole diagram, in parts
 	parts []string // the parts, when split
+	dia   *excerpt // the diagram, when not split
 
 	cleared   map[uint64]*trace.Event // alert-cleared events by the alert's Seq
 	agreedAt  []agreed                // each election's end
@@ -82,44 +84,44 @@ type agreed struct {
 // algorithm has one, alerts, detection latencies, expectations, the final state and
 // a Mermaid diagram of the DiagramMessages messages around the first alert or fault
 // (or the busiest such stretch if there is neither).
-func Markdown(out io.Writer, t *trace.Trace, w Window) error {
-	return markdown(out, t, Options{Format: "md", Window: w})
+func Markdown(out io.Writer, src Source, w Window) error {
+	return markdown(out, src, Options{Format: "md", Window: w})
 }
 
 // markdown writes the report of o.Window; with o.Split, its diagram is the
-// window's whole diagram in consecutive blocks (MermaidParts) instead of an
+// window's whole diagram in consecutive blocks (MermaidSplit) instead of an
 // excerpt. o.TraceName names the trace in the commands it shows.
-func markdown(out io.Writer, t *trace.Trace, o Options) error {
-	w, split := o.Window, o.Split
-	r := gather(t, w)
-	r.split, r.traceName, r.l = split, o.TraceName, o.Lang
-	if split {
-		parts, err := MermaidParts(t, w)
-		if err != nil {
-			return err
-		}
-		r.parts = parts
+func markdown(out io.Writer, src Source, o Options) error {
+	r, err := gather(src, o)
+	if err != nil {
+		return err
+	}
+	if r.events == 0 {
+		return &RefusedError{"no events " + emptyText(r.tail, o.Window)}
 	}
 	bw := bufio.NewWriter(out)
 	r.write(bw)
 	return bw.Flush()
 }
 
-func gather(t *trace.Trace, w Window) *report {
-	info := &t.Header.Info
-	r := &report{t: t, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, first: -1,
-		cleared: map[uint64]*trace.Event{}}
-	for i := range t.Events {
-		e := &t.Events[i]
-		switch {
-		case e.Ev == trace.AlertCleared && e.Ref != 0:
-			r.cleared[e.Ref] = e
-		case e.Ev == trace.Action && e.By == "user":
-			r.userActs++
-		}
+// gather reads the recording once, to its end: the window's events for the
+// report, and what the whole recording says (its size, its hash, when alerts
+// cleared, the user's actions).
+func gather(src Source, o Options) (*report, error) {
+	h := src.Header()
+	info := &h.Info
+	w := o.Window
+	r := &report{h: h, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, first: -1,
+		cleared: map[uint64]*trace.Event{}, split: o.Split, traceName: o.TraceName, l: o.Lang, firstT: -1}
+	var sp *splitter
+	var parts partList
+	if o.Split {
+		sp = newSplitter(h, w, 2000, &parts)
+	} else {
+		r.dia = newExcerpt(h, w)
 	}
 	spanMsgs := 0 // messages sent in the window since the last election ended, heartbeats apart
-	st := trace.NewState(t.Header)
+	st := trace.NewState(*h)
 	lead := newLeaders()
 	agree := newAgreement(info.IDs)
 	cs := map[node.ID]node.CSState{}
@@ -133,13 +135,35 @@ func gather(t *trace.Trace, w Window) *report {
 			run = nil
 		}
 	}
-	for i := range t.Events {
-		e := &t.Events[i]
-		if e.T > w.To || (w.LastSeq != 0 && e.Seq > w.LastSeq) {
-			break
+	past := false // the window is over: only what the whole recording says is read on
+	keepEvent := func(e *trace.Event) *trace.Event { x := *e; return &x }
+	tail, err := each(src, func(e *trace.Event) (bool, error) {
+		if r.firstT < 0 {
+			r.firstT = e.T
+		}
+		switch {
+		case e.Ev == trace.AlertCleared && e.Ref != 0:
+			r.cleared[e.Ref] = keepEvent(e)
+		case e.Ev == trace.Action && e.By == "user":
+			r.userActs++
+		}
+		if past {
+			return false, nil
+		}
+		if sp != nil && sp.err == nil {
+			if _, err := sp.see(e); err != nil {
+				sp.err = err
+			}
+		}
+		if r.dia != nil {
+			r.dia.see(e)
+		}
+		if w.past(e.T, e.Seq) {
+			past = true
+			return false, nil
 		}
 		if malformed(e) {
-			continue
+			return false, nil
 		}
 		keep := w.Keep(e)
 		oldLeader, changed := lead.see(e)
@@ -157,7 +181,7 @@ func gather(t *trace.Trace, w Window) *report {
 			if e.Ev == trace.Crash && e.Node == wasAgreed {
 				leaderDown = e.T
 			}
-			continue
+			return false, nil
 		}
 		if r.first < 0 {
 			r.first = e.T
@@ -193,7 +217,7 @@ func gather(t *trace.Trace, w Window) *report {
 			r.fate(e.Msg.Type).drops[e.Reason]++
 			reasons[e.Reason] = true
 		case trace.Crash:
-			r.crashes = append(r.crashes, e)
+			r.crashes = append(r.crashes, keepEvent(e))
 			if e.Node == wasAgreed {
 				leaderDown = e.T
 			}
@@ -217,12 +241,12 @@ func gather(t *trace.Trace, w Window) *report {
 				delete(wanted, e.Node)
 			}
 		case trace.Alert:
-			r.alerts = append(r.alerts, e)
+			r.alerts = append(r.alerts, keepEvent(e))
 			r.alertKinds[e.Kind]++
 		case trace.Detect:
-			r.detects = append(r.detects, e)
+			r.detects = append(r.detects, keepEvent(e))
 		case trace.Expect:
-			r.expects = append(r.expects, e)
+			r.expects = append(r.expects, keepEvent(e))
 		}
 		switch {
 		case changed:
@@ -245,14 +269,26 @@ func gather(t *trace.Trace, w Window) *report {
 		case e.Ev == trace.Alert:
 			flush() // an alert splits a run of leader changes
 		}
+		return false, nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	r.tail = tail
 	flush()
 	for k := range reasons {
 		r.reasons = append(r.reasons, k)
 	}
 	sort.Strings(r.reasons)
 	r.final = st.Snapshot()
-	return r
+	if sp != nil && r.events > 0 {
+		sp.tail = tail
+		if _, err := splitFrom(src, w, &parts, sp); err != nil {
+			return nil, err
+		}
+		r.parts = parts
+	}
+	return r, nil
 }
 
 // T is the report's text for key in its language.
@@ -274,7 +310,7 @@ func (r *report) fate(typ string) *typeFate {
 }
 
 func (r *report) write(b *bufio.Writer) {
-	t, info := r.t, &r.t.Header.Info
+	info := &r.h.Info
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 
 	p("# %s: %s\n\n", r.T("md.title"), mdText(info.Name))
@@ -284,25 +320,25 @@ func (r *report) write(b *bufio.Writer) {
 	p("| | |\n|---|---|\n")
 	p("| %s | %s |\n", r.T("md.scenario"), mdText(info.Name))
 	p("| %s | %s (%s) |\n", r.T("md.algorithm"), mdText(info.Algorithm), mdText(r.l.Family(info.Family)))
-	p("| %s | %d |\n", r.T("md.seed"), t.Header.Seed)
+	p("| %s | %d |\n", r.T("md.seed"), r.h.Seed)
 	p("| %s | %d: %s ("+r.T("md.topology")+") |\n", r.T("md.nodes"), len(info.IDs), joinIDs(info.IDs, " "), mdText(info.Topology))
 	p("| %s | %s |\n", r.T("md.network"), mdText(networkText(r.l, info)))
-	p("| %s | %d %s", r.T("md.recording"), len(t.Events), r.T("md.events"))
-	if n := len(t.Events); n > 0 {
-		p(r.T("md.span"), fmtT(t.Events[0].T), fmtT(t.Events[n-1].T))
+	p("| %s | %d %s", r.T("md.recording"), r.tail.Events, r.T("md.events"))
+	if r.tail.Events > 0 {
+		p(r.T("md.span"), fmtT(r.firstT), fmtT(r.tail.Last))
 	}
-	p(r.T("md.by"), mdText(t.Header.Program))
-	if e := t.End; e != nil {
+	p(r.T("md.by"), mdText(r.h.Program))
+	if e := r.tail.End; e != nil {
 		p(r.T("md.endsat"), fmtT(e.T), mdText(r.Or("md.end."+e.Reason, endReasons[e.Reason])))
 	}
 	p(" |\n")
-	if t.End == nil {
+	if r.tail.End == nil {
 		p("| %s | %s |\n", r.T("md.note"), r.T("md.incomplete"))
 	}
-	if t.Hash != "" {
-		p("| %s | `%s` ("+r.T("md.checkwith")+" `clusterlab verify`) |\n", r.T("md.hash"), t.Hash)
+	if r.tail.Hash != "" {
+		p("| %s | `%s` ("+r.T("md.checkwith")+" `clusterlab verify`) |\n", r.T("md.hash"), r.tail.Hash)
 	}
-	if t.Truncated {
+	if r.tail.Truncated {
 		p("| %s | %s |\n", r.T("md.note"), r.T("md.truncated"))
 	}
 	p("| %s | %s: %d %s", r.T("md.thisreport"), mdText(r.w.describeIn(r.l)), r.events, r.T("md.events"))
@@ -397,11 +433,9 @@ func (r *report) write(b *bufio.Writer) {
 			p("\n```mermaid\n%s```\n", d)
 		}
 	} else {
-		dw, what := r.diagramWindow()
+		d, what := r.diagram()
 		p("## %s\n\n%s\n\n", r.T("md.h.diagram"), what)
-		var d strings.Builder
-		mermaid(&d, t, dw, "", 1, nil)
-		p("```mermaid\n%s```\n", d.String())
+		p("```mermaid\n%s```\n", d)
 	}
 	r.writeQuestions(p)
 }
@@ -498,7 +532,7 @@ var reasonMeaning = map[string]string{
 // textbook is the message count an algorithm's analysis gives per election or per
 // critical-section entry, without failures or contention.
 func (r *report) textbook() (per string, formula string, value float64, ok bool) {
-	info := &r.t.Header.Info
+	info := &r.h.Info
 	n := float64(len(info.IDs))
 	switch info.Algorithm {
 	case "ring":
@@ -520,7 +554,7 @@ func (r *report) textbook() (per string, formula string, value float64, ok bool)
 }
 
 func (r *report) writeTextbook(p func(string, ...any)) {
-	info := &r.t.Header.Info
+	info := &r.h.Info
 	per, formula, want, ok := r.textbook()
 	election := info.Family == "election" || per == "election" || r.elections > 0 && info.Family != "mutex"
 	mutex := info.Family == "mutex" || per == "entry"
@@ -639,55 +673,6 @@ func heartbeatNames(sentBy map[string]int) string {
 	return strings.Join(out, ", ")
 }
 
-// diagramWindow is the report's diagram: the DiagramMessages messages around the
-// first alert or fault in the window (a quarter before it, the rest after), or the
-// busiest DiagramMessages in a row (the shortest span of virtual time) if there is
-// neither.
-func (r *report) diagramWindow() (Window, string) {
-	w := r.w
-	evs := r.t.Events
-	var msgs []int
-	anchor := -1
-	for i := range evs {
-		e := &evs[i]
-		if !w.Keep(e) || malformed(e) {
-			continue
-		}
-		if e.Ev == trace.Deliver && !e.Local || e.Ev == trace.Drop {
-			msgs = append(msgs, i)
-		}
-		if anchor < 0 && (isFault(e) || e.Ev == trace.Alert) {
-			anchor = i
-		}
-	}
-	if len(msgs) <= DiagramMessages {
-		return w, r.F("md.dw.all", len(msgs), mdText(w.describeIn(r.l)))
-	}
-	lo := 0
-	var what string
-	if anchor >= 0 {
-		p, _ := slices.BinarySearch(msgs, anchor)
-		lo = min(max(p-DiagramMessages/4, 0), len(msgs)-DiagramMessages)
-		a := &evs[anchor]
-		name := faultTextIn(r.l, a)
-		if a.Ev == trace.Alert {
-			name = r.F("md.dw.alert", r.alertName(a.Kind))
-		}
-		what = r.F("md.dw.around", DiagramMessages, mdText(name), fmtT(a.T))
-	} else {
-		best := int64(math.MaxInt64)
-		for j := 0; j+DiagramMessages <= len(msgs); j++ {
-			if span := evs[msgs[j+DiagramMessages-1]].T - evs[msgs[j]].T; span < best {
-				best, lo = span, j
-			}
-		}
-		what = r.F("md.dw.busiest", DiagramMessages)
-	}
-	first, last := &evs[msgs[lo]], &evs[msgs[lo+DiagramMessages-1]]
-	w.FirstSeq, w.LastSeq = first.Seq, last.Seq
-	return w, r.F("md.dw.window", what, fmtT(first.T), fmtT(last.T), len(msgs))
-}
-
 // mdText makes text safe in a Markdown table cell: one line, pipes and angle
 // brackets escaped.
 func mdText(s string) string {
@@ -710,21 +695,21 @@ func trimFloat(x float64) string {
 // noTextbookRow says where the textbook stands when no figure is per election or
 // per entry.
 func (r *report) noTextbookRow() string {
-	if len(r.t.Header.Info.Theory) > 0 {
+	if len(r.h.Info.Theory) > 0 {
 		return r.T("md.seefigures")
 	}
-	return r.F("md.nonefor", mdText(r.t.Header.Info.Algorithm))
+	return r.F("md.nonefor", mdText(r.h.Info.Algorithm))
 }
 
 // writeFigures lists the registry's textbook figures for this run, the same that
 // sweeps set beside their measurements, with their sources.
 func (r *report) writeFigures(p func(string, ...any)) {
-	figs := r.t.Header.Info.Theory
+	figs := r.h.Info.Theory
 	if len(figs) == 0 {
 		return
 	}
 	p("## %s\n\n", r.T("md.h.figures"))
-	p(r.T("md.figures.what")+"\n\n", len(r.t.Header.Info.IDs))
+	p(r.T("md.figures.what")+"\n\n", len(r.h.Info.IDs))
 	p("| %s | %s | %s | %s |\n|---|---:|---|---|\n", r.T("md.col.metric"), r.T("md.col.value"), r.T("md.col.formula"), r.T("md.col.source"))
 	for _, f := range figs {
 		p("| %s | %s | %s | %s |\n", mdText(f.Metric), mdText(f.Amount(r.l.Phrase)), mdText(f.Statement(r.l.Phrase)), mdText(r.l.Phrase(f.Source)))

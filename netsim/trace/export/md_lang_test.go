@@ -15,13 +15,13 @@ import (
 func TestMarkdownLanguages(t *testing.T) {
 	tr := record(t, "omega-crash")
 	render := func(l lang.Lang) string {
-		o, err := ParseOptions(tr, Flags{Format: "md"})
+		o, err := ParseOptions(&tr.Header, Flags{Format: "md"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		o.Lang = l
 		var b bytes.Buffer
-		if err := Write(&b, tr, o); err != nil {
+		if err := Write(&b, TraceSource(tr), o); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()

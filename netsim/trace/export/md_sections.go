@@ -18,20 +18,20 @@ import (
 )
 
 // scenarioOf decodes the scenario stored in the trace header, or nil.
-func scenarioOf(t *trace.Trace) *presets.Scenario {
-	if len(t.Header.Scenario) == 0 {
+func scenarioOf(h *trace.Header) *presets.Scenario {
+	if len(h.Scenario) == 0 {
 		return nil
 	}
 	var s presets.Scenario
-	if err := json.Unmarshal(t.Header.Scenario, &s); err != nil {
+	if err := json.Unmarshal(h.Scenario, &s); err != nil {
 		return nil
 	}
 	return &s
 }
 
 // presetName is the embedded preset the trace's scenario is, seed apart, or "".
-func presetName(t *trace.Trace) string {
-	s := scenarioOf(t)
+func presetName(h *trace.Header) string {
+	s := scenarioOf(h)
 	if s == nil {
 		return ""
 	}
@@ -51,7 +51,6 @@ func presetName(t *trace.Trace) string {
 
 // writeReproduce gives the commands that re-run the recording and check it.
 func (r *report) writeReproduce(p func(string, ...any)) {
-	t := r.t
 	// The file's own name: a report is handed in beside its trace, and a path
 	// would name the student's directories.
 	file := filepath.Base(r.traceName)
@@ -59,20 +58,21 @@ func (r *report) writeReproduce(p func(string, ...any)) {
 		file = "TRACE.jsonl"
 	}
 	p("## %s\n\n", r.T("md.h.reproduce"))
-	name := presetName(t)
-	until := t.Header.Info.Until
-	if t.End != nil {
-		until = t.End.T
+	name := presetName(r.h)
+	end := r.tail.End
+	until := r.h.Info.Until
+	if end != nil {
+		until = end.T
 	}
 	switch {
-	case t.End == nil:
+	case end == nil:
 		p("%s\n\n", r.T("md.repro.partial"))
 		p("```sh\nclusterlab verify --partial %s\n```\n\n", shellQuote(file))
-	case r.userActs > 0 || t.End.Reason != trace.EndUntil:
+	case r.userActs > 0 || end.Reason != trace.EndUntil:
 		why := r.F("md.repro.acts.many", r.userActs)
 		switch r.userActs {
 		case 0:
-			why = r.F("md.repro.ownend", r.Or("md.end."+t.End.Reason, endReasons[t.End.Reason]))
+			why = r.F("md.repro.ownend", r.Or("md.end."+end.Reason, endReasons[end.Reason]))
 		case 1:
 			why = r.T("md.repro.acts.one")
 		}
@@ -81,7 +81,7 @@ func (r *report) writeReproduce(p func(string, ...any)) {
 	case name != "":
 		p(r.T("md.repro.preset")+"\n\n", mdText(name))
 		p("```sh\nclusterlab sim --preset %s --seed %d --until %s --record %s\nclusterlab verify %s\n```\n\n",
-			shellQuote(name), t.Header.Seed, fmtT(until), shellQuote("rerun.jsonl"), shellQuote(file))
+			shellQuote(name), r.h.Seed, fmtT(until), shellQuote("rerun.jsonl"), shellQuote(file))
 	default:
 		p("%s\n\n", r.T("md.repro.header"))
 		p("```sh\nclusterlab verify %s\n```\n\n", shellQuote(file))
@@ -99,8 +99,8 @@ func shellQuote(s string) string {
 // writeSettings lists the algorithm's parameters, with its defaults for those the
 // scenario left out, and the network and monitor settings, from the trace header.
 func (r *report) writeSettings(p func(string, ...any)) {
-	info := &r.t.Header.Info
-	s := scenarioOf(r.t)
+	info := &r.h.Info
+	s := scenarioOf(r.h)
 	p("## %s\n\n", r.T("md.h.settings"))
 	given := map[string]any{}
 	if s != nil {
@@ -222,10 +222,7 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 		count = r.F("md.alerts.one", 1)
 	}
 	p(r.T("md.alerts.head")+"\n\n", count, mdText(strings.Join(parts, ", ")))
-	end := int64(0)
-	if n := len(r.t.Events); n > 0 {
-		end = r.t.Events[n-1].T
-	}
+	end := r.tail.Last
 	p("| %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---|\n", r.T("md.col.alert"), r.T("md.col.start"), r.T("md.col.end"), r.T("md.col.duration"), r.T("md.col.details"))
 	for i, a := range r.alerts {
 		if i == 50 {
@@ -250,7 +247,7 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 // section state for mutual exclusion, suspects for failure detectors; any column
 // that some node fills is shown whatever the family.
 func (r *report) writeFinal(p func(string, ...any)) {
-	family := r.t.Header.Info.Family
+	family := r.h.Info.Family
 	nodes := slices.DeleteFunc(slices.Clone(r.final.Nodes), func(n trace.NodeView) bool { return !r.w.Has(n.ID) })
 	any := func(f func(s *node.Status) bool) bool {
 		return slices.ContainsFunc(nodes, func(n trace.NodeView) bool { return f(&n.Status) })
@@ -304,7 +301,7 @@ func (r *report) writeFinal(p func(string, ...any)) {
 // writeQuestions ends the report with the scenario's questions, each with room
 // for the answer.
 func (r *report) writeQuestions(p func(string, ...any)) {
-	s := scenarioOf(r.t)
+	s := scenarioOf(r.h)
 	if s == nil || len(s.Questions) == 0 {
 		return
 	}

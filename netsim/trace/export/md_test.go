@@ -34,13 +34,13 @@ func TestMarkdownSettingsAndCommand(t *testing.T) {
 		}
 	}
 	// The trace is named by its file name, not its path.
-	o, err := ParseOptions(tr, Flags{Format: "md"})
+	o, err := ParseOptions(&tr.Header, Flags{Format: "md"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	o.TraceName = "/home/student/course/hw.jsonl"
 	var b strings.Builder
-	if err := Write(&b, tr, o); err != nil {
+	if err := Write(&b, TraceSource(tr), o); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "clusterlab verify hw.jsonl\n") || strings.Contains(b.String(), "/home/student") {

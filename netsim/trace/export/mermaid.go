@@ -1,6 +1,7 @@
 package export
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -17,89 +18,263 @@ import (
 // refuses a larger diagram, so no export writes one.
 const MermaidMaxText = 50000
 
-// Mermaid writes a sequenceDiagram of the window (see mermaid). A diagram over
-// MermaidMaxText is refused with an error that gives its size and the ways to make
-// it smaller.
-func Mermaid(out io.Writer, t *trace.Trace, w Window) error {
-	var b strings.Builder
-	mermaid(&b, t, w, "", 1, nil)
-	if n := jsLen(b.String()); n > MermaidMaxText {
+// Mermaid writes a sequenceDiagram of the window (see mmWriter). A diagram over
+// MermaidMaxText is refused as soon as it passes the limit, with the ways to make
+// it smaller: the rest of the trace is not read.
+func Mermaid(out io.Writer, src Source, w Window) error {
+	h := src.Header()
+	f := newMMFold(newSlots(h.Info.IDs))
+	m := newMMWriter(f, w, w.IDs(h.Info.IDs))
+	header := m.headerLen(h, w, 1)
+	var kept bool
+	tail, err := each(src, func(e *trace.Event) (bool, error) {
+		if malformed(e) {
+			return false, nil
+		}
+		if w.past(e.T, e.Seq) {
+			return true, nil
+		}
+		c := f.look(e)
+		if w.Keep(e) {
+			kept = true
+			m.b = m.draw(m.b, e, c)
+			if m.n+header > MermaidMaxText {
+				return true, &RefusedError{fmt.Sprintf("the Mermaid diagram of %s passes Mermaid's limit of %d characters at %s: "+
+					"narrow it with --from/--to or --nodes, or write numbered diagrams with --split", windowName(w), MermaidMaxText, fmtT(e.T))}
+			}
+		}
+		f.fold(e, c)
+		return false, nil
+	})
+	if err != nil {
+		return err
+	}
+	if !kept {
+		return &RefusedError{"no events " + emptyText(tail, w)}
+	}
+	d := m.finish(m.header(nil, h, w, 1), m.b)
+	if n := jsLen(string(d)); n > MermaidMaxText {
 		return tooBig(n, w)
 	}
-	_, err := io.WriteString(out, b.String())
+	_, err = out.Write(d)
 	return err
+}
+
+// windowName is the window for a refusal: "the whole trace", "this window (…)".
+func windowName(w Window) string {
+	if w.Whole() {
+		return "the whole trace"
+	}
+	return "this window (" + w.Describe() + ")"
 }
 
 // tooBig is the refusal of a diagram of n characters.
 func tooBig(n int, w Window) error {
-	what := "the whole trace"
-	if !w.Whole() {
-		what = "this window (" + w.Describe() + ")"
-	}
 	return &RefusedError{fmt.Sprintf("the Mermaid diagram of %s is %d characters, over Mermaid's limit of %d: "+
-		"narrow it with --from/--to or --nodes, or write numbered diagrams with --split", what, n, MermaidMaxText)}
+		"narrow it with --from/--to or --nodes, or write numbered diagrams with --split", windowName(w), n, MermaidMaxText)}
 }
 
-// MermaidParts is the window's diagram cut into consecutive diagrams in time
-// order, each at most MermaidMaxText characters. Each part is a whole diagram:
-// its participants, a comment naming the events it covers, numbering that goes on
-// from the part before (autonumber N), and, when it starts inside a partition, the
-// partition shaded from its first line.
-func MermaidParts(t *trace.Trace, w Window) ([]string, error) {
-	var whole strings.Builder
-	var marks []mmMark
-	mermaid(&whole, t, w, "", 1, &marks)
-	if jsLen(whole.String()) <= MermaidMaxText || len(marks) == 0 {
-		if n := jsLen(whole.String()); n > MermaidMaxText {
-			return nil, tooBig(n, w)
-		}
-		return []string{whole.String()}, nil
+// PartSink takes the parts of a diagram cut to Mermaid's size, in order.
+type PartSink interface {
+	// Part takes part i (from 0).
+	Part(i int, text string) error
+	// Restart discards the parts taken so far: the diagram is cut again, from its
+	// first part, with more room for what a part repeats.
+	Restart() error
+}
+
+// MermaidParts is the window's diagram cut into consecutive diagrams (see
+// MermaidSplit), in memory.
+func MermaidParts(src Source, w Window) ([]string, error) {
+	var p partList
+	if _, err := MermaidSplit(src, w, &p); err != nil {
+		return nil, err
 	}
-	// Choose the parts from the whole diagram's line offsets, leaving room for
-	// the header and a partition carried over; re-render each and, should one
-	// still be too big, choose again with more room.
-	header := marks[0].off
+	return p, nil
+}
+
+type partList []string
+
+func (p *partList) Part(i int, text string) error { *p = append(*p, text); return nil }
+func (p *partList) Restart() error                { *p = nil; return nil }
+
+// MermaidSplit cuts the window's diagram into consecutive diagrams in time order,
+// each at most MermaidMaxText characters, handed to sink as they are made, and
+// returns how many. A diagram within the limit is one part, the diagram itself.
+// Each part is a whole diagram: its participants, a comment naming the events it
+// covers, numbering that goes on from the part before (autonumber N), and, when
+// it starts inside a partition, the partition shaded from its first line.
+//
+// The parts are chosen from the whole diagram's lines: each takes the events
+// whose lines fit in the limit less the whole diagram's header (up to its first
+// event's lines) and some room for what the part repeats (its header, a
+// partition carried over). Should a part still come out too big, the diagram is
+// cut again from the start with twice the room.
+func MermaidSplit(src Source, w Window, sink PartSink) (int, error) {
+	return splitFrom(src, w, sink, nil)
+}
+
+// splitFrom is MermaidSplit whose first cutting, when s is not nil, is s, fed
+// by its caller's reading (the md report's).
+func splitFrom(src Source, w Window, sink PartSink, s *splitter) (int, error) {
 	for room := 2000; room < MermaidMaxText/2; room *= 2 {
-		parts, ok := splitMermaid(t, w, marks, MermaidMaxText-header-room)
-		if ok {
-			return parts, nil
+		if s == nil {
+			s = newSplitter(src.Header(), w, room, sink)
+			tail, err := each(src, func(e *trace.Event) (bool, error) { return s.see(e) })
+			if err != nil && err != errRoom {
+				return 0, err
+			}
+			s.tail, s.err = tail, err
 		}
+		n, err := s.end()
+		if err != errRoom {
+			return n, err
+		}
+		if err := sink.Restart(); err != nil {
+			return 0, err
+		}
+		s = nil
 	}
-	return nil, tooBig(jsLen(whole.String()), w)
+	return 0, &RefusedError{fmt.Sprintf("the Mermaid diagram of %s cannot be cut into parts under Mermaid's limit of %d characters: "+
+		"one event's lines, with a part's header, are over it: narrow it with --nodes", windowName(w), MermaidMaxText)}
 }
 
-// splitMermaid renders the parts whose bodies, measured in the whole diagram, are
-// at most budget characters each; ok is false if a part came out too big or an
-// event alone needs more than the budget.
-func splitMermaid(t *trace.Trace, w Window, marks []mmMark, budget int) (parts []string, ok bool) {
-	start, arrow := 0, 1
-	for start < len(marks) {
-		end := start
-		base := marks[start].off - marks[start].size
-		for end+1 < len(marks) && marks[end+1].off-base <= budget {
-			end++
-		}
-		if marks[end].off-base > budget {
-			return nil, false
-		}
-		pw := w
-		pw.FirstSeq, pw.LastSeq = marks[start].seq, marks[end].seq
-		var b strings.Builder
-		arrow += mermaid(&b, t, pw, "", arrow, nil)
-		if jsLen(b.String()) > MermaidMaxText {
-			return nil, false
-		}
-		parts = append(parts, b.String())
-		start = end + 1
-	}
-	return parts, true
+// errRoom: a part came out too big for the room left for its header.
+var errRoom = errors.New("part too big")
+
+// splitter is one cutting of MermaidSplit's, fed one event at a time, with room
+// characters left for what a part repeats; errRoom if that is too few.
+type splitter struct {
+	h         *trace.Header
+	w         Window
+	sink      PartSink
+	room      int
+	f         *mmFold
+	whole     *mmWriter // the whole diagram
+	part      *mmWriter // the part being cut
+	header    int       // the whole diagram's header, in characters
+	wholeText bool      // the whole diagram's lines are kept: it may fit
+	budget    int       // for a part's events' lines, once the first event is drawn
+	partLen   int       // characters of the part's events' lines, as the whole diagram has them
+	partFirst uint64
+	partLast  uint64
+	held      []string // parts cut while the whole diagram may still fit
+	parts     int
+	first     int // the number of the part's first arrow
+	kept      bool
+	scratch   []byte
+	tail      Tail
+	err       error // what stopped the reading
 }
 
-// mmMark is where the lines of one event end in a diagram: the event's number, the
-// length of the diagram after its lines and the length of those lines.
-type mmMark struct {
-	seq       uint64
-	off, size int
+func newSplitter(h *trace.Header, w Window, room int, sink PartSink) *splitter {
+	ids := w.IDs(h.Info.IDs)
+	f := newMMFold(newSlots(h.Info.IDs))
+	s := &splitter{h: h, w: w, sink: sink, room: room, f: f, whole: newMMWriter(f, w, ids), part: newMMWriter(f, w, ids),
+		wholeText: true, budget: -1, first: 1}
+	s.header = s.whole.headerLen(h, w, 1)
+	return s
+}
+
+func (s *splitter) emit(text string) error {
+	if s.wholeText {
+		s.held = append(s.held, text)
+		return nil
+	}
+	s.parts++
+	return s.sink.Part(s.parts-1, text)
+}
+
+func (s *splitter) closePart() error {
+	pw := s.w
+	pw.FirstSeq, pw.LastSeq = s.partFirst, s.partLast
+	text := string(s.part.finish(s.part.header(nil, s.h, pw, s.first), s.part.b))
+	if jsLen(text) > MermaidMaxText {
+		return errRoom
+	}
+	s.first += s.part.arrows
+	return s.emit(text)
+}
+
+// see takes the next event of the trace; stop is true past the window.
+func (s *splitter) see(e *trace.Event) (stop bool, err error) {
+	if malformed(e) {
+		return false, nil
+	}
+	if s.w.past(e.T, e.Seq) {
+		return true, nil
+	}
+	c := s.f.look(e)
+	if s.w.Keep(e) {
+		s.kept = true
+		whole, part := s.whole, s.part
+		before := whole.state()
+		s.scratch = whole.draw(s.scratch[:0], e, c)
+		size := whole.n - before.n
+		if s.wholeText {
+			whole.b = append(whole.b, s.scratch...)
+			if s.header+whole.n > MermaidMaxText {
+				// Parts, then: those cut so far go out.
+				s.wholeText, whole.b = false, nil
+				for _, p := range s.held {
+					s.parts++
+					if err := s.sink.Part(s.parts-1, p); err != nil {
+						return true, err
+					}
+				}
+				s.held = nil
+			}
+		}
+		switch {
+		case size == 0: // nothing drawn: no part's business
+		case s.budget < 0: // the first lines: the first part begins
+			s.budget = MermaidMaxText - (s.header + size) - s.room
+			if size > s.budget {
+				return true, errRoom
+			}
+			part.b = part.draw(part.b, e, c)
+			s.partLen, s.partFirst = size, e.Seq
+		case size > s.budget:
+			return true, errRoom
+		case s.partLen+size <= s.budget:
+			part.add(s.scratch, before, whole.state())
+			s.partLen += size
+		default:
+			if err := s.closePart(); err != nil {
+				return true, err
+			}
+			part.restart()
+			part.b = part.draw(part.b, e, c)
+			s.partLen, s.partFirst = size, e.Seq
+		}
+		if size > 0 {
+			s.partLast = e.Seq
+		}
+	}
+	s.f.fold(e, c)
+	return false, nil
+}
+
+// end ends the cutting, after the reading (s.tail, s.err), and returns how many
+// parts there are.
+func (s *splitter) end() (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	if !s.kept {
+		return 0, &RefusedError{"no events " + emptyText(s.tail, s.w)}
+	}
+	if s.wholeText || s.budget < 0 {
+		text := string(s.whole.finish(s.whole.header(nil, s.h, s.w, 1), s.whole.b))
+		if n := jsLen(text); n > MermaidMaxText {
+			return 0, tooBig(n, s.w)
+		}
+		return 1, s.sink.Part(0, text)
+	}
+	if err := s.closePart(); err != nil {
+		return 0, err
+	}
+	return s.parts, nil
 }
 
 // jsLen is the length of s as JavaScript counts it (UTF-16 code units), which is
@@ -112,180 +287,291 @@ func jsLen(s string) int {
 	return n
 }
 
-// mermaid writes the diagram with every line indented by indent, numbering arrows
-// from first, and returns the number of arrows drawn. When marks is not nil, it
-// gets one mmMark per event that wrote lines (lengths counted as jsLen does).
-//
-// The diagram has one participant per selected node in id order, autonumbered
-// arrows at each message's delivery (->>) or drop (-x) time, notes for crash,
-// recover, GST, leader changes, critical sections, cuts, slow nodes, detections,
-// markers and alerts, and partitions shaded with rect from partition (or isolate)
-// to heal. Sends and timers are not drawn: an arrow is drawn when its fate is
-// known.
-func mermaid(b *strings.Builder, t *trace.Trace, w Window, indent string, first int, marks *[]mmMark) int {
-	info := &t.Header.Info
-	ids := w.IDs(info.IDs)
-	n := 0 // characters written, as jsLen counts them
-	line := func(format string, args ...any) {
-		l := indent + fmt.Sprintf(format, args...) + "\n"
-		b.WriteString(l)
-		n += jsLen(l)
-	}
-	line("sequenceDiagram")
-	line("    %%%% clusterlab: %s (%s, seed %d), %s", oneLine(info.Name), oneLine(info.Algorithm), t.Header.Seed, w.Describe())
-	if first > 1 {
-		line("    autonumber %d", first)
-	} else {
-		line("    autonumber")
-	}
-	for _, id := range ids {
-		line("    participant %v", id)
-	}
-	if len(ids) == 0 {
-		return 0
-	}
-	all := ids[0].String()
-	if len(ids) > 1 {
-		all += "," + ids[len(ids)-1].String()
-	}
-	over := func(id node.ID) string { return id.String() }
-	ind := "    "
-	note := func(who, text string) { line("%sNote over %s: %s", ind, who, mmText(text)) }
+// mmFold is what a diagram folds from the start of the trace, drawn or not: the
+// leader each node named last and its critical-section state (a note marks a
+// change), and the partition in force (a diagram that starts inside one shades it
+// from its first line).
+type mmFold struct {
+	slots    *slots
+	leader   []node.ID
+	cs       []node.CSState
+	parted   string // the partition in force, described, or ""
+	partedAt int64
+}
 
-	lead := newLeaders()
-	cs := map[node.ID]node.CSState{}
-	rect := false // a partition is shaded
-	parted := ""  // the partition in force, described, or ""
-	var partedAt int64
+func newMMFold(s *slots) *mmFold { return &mmFold{slots: s} }
+
+// mmChange is what the fold says of an event before folding it: a leader change
+// (see leaders.see) and the node's critical-section state before it.
+type mmChange struct {
+	oldLeader node.ID
+	changed   bool
+	oldCS     node.CSState
+}
+
+// look is what e changes, without folding it.
+func (f *mmFold) look(e *trace.Event) mmChange {
+	var c mmChange
+	if e.Node == node.None {
+		return c
+	}
+	i := f.slot(e.Node)
+	c.oldCS = f.cs[i]
+	if e.Ev == trace.StatusEv && e.Status.Leader != node.None && f.leader[i] != e.Status.Leader {
+		c.oldLeader, c.changed = f.leader[i], true
+	}
+	return c
+}
+
+func (f *mmFold) slot(id node.ID) int {
+	i := f.slots.of(id)
+	if i >= len(f.leader) {
+		f.leader, f.cs = grow(f.leader, f.slots), grow(f.cs, f.slots)
+	}
+	return i
+}
+
+// fold folds e, of which look said c.
+func (f *mmFold) fold(e *trace.Event, c mmChange) {
+	switch e.Ev {
+	case trace.StatusEv:
+		i := f.slot(e.Node)
+		f.cs[i] = e.Status.CS
+		if c.changed {
+			f.leader[i] = e.Status.Leader
+		}
+	case trace.Partition, trace.Isolate:
+		f.parted, f.partedAt = faultText(e), e.T
+	case trace.Heal:
+		f.parted = ""
+	}
+}
+
+// copyTo makes dst the same fold as f.
+func (f *mmFold) copyTo(dst *mmFold) {
+	dst.slots = f.slots
+	dst.leader = append(dst.leader[:0], f.leader...)
+	dst.cs = append(dst.cs[:0], f.cs...)
+	dst.parted, dst.partedAt = f.parted, f.partedAt
+}
+
+// mmWriter draws a diagram's lines, one kept event at a time.
+//
+// The diagram has one participant per node (those selected, in id order),
+// autonumbered arrows at each message's delivery (->>) or drop (-x) time, notes
+// for crash, recover, GST, leader changes, critical sections, cuts, slow nodes,
+// detections, markers and alerts, and partitions shaded with rect from partition
+// (or isolate) to heal. Sends and timers are not drawn: an arrow is drawn when its
+// fate is known.
+type mmWriter struct {
+	f       *mmFold
+	w       Window
+	ids     []node.ID // the participants
+	all     string    // a note over every participant: "n1,n5"
+	b       []byte    // the lines drawn, after the header
+	n       int       // their characters, as jsLen counts them
+	rect    bool      // a partition is shaded
+	started bool      // the first kept event is drawn
+	arrows  int
+	seen    func(node.ID) // when set, told each node a line is about
+}
+
+func newMMWriter(f *mmFold, w Window, ids []node.ID) *mmWriter {
+	m := &mmWriter{f: f, w: w}
+	m.setIDs(ids)
+	return m
+}
+
+func (m *mmWriter) setIDs(ids []node.ID) {
+	m.ids = ids
+	if len(ids) > 0 {
+		m.all = ids[0].String()
+		if len(ids) > 1 {
+			m.all += "," + ids[len(ids)-1].String()
+		}
+	}
+}
+
+// mmState is what drawing changes in a writer.
+type mmState struct {
+	rect, started bool
+	arrows, n     int
+}
+
+func (m *mmWriter) state() mmState { return mmState{m.rect, m.started, m.arrows, m.n} }
+
+// restart begins a new part: the lines drawn so far are gone.
+func (m *mmWriter) restart() {
+	m.b, m.n = m.b[:0], 0
+	m.rect, m.started, m.arrows = false, false, 0
+}
+
+// add appends lines that another writer, in the same state, drew from before to
+// after.
+func (m *mmWriter) add(lines []byte, before, after mmState) {
+	m.b = append(m.b, lines...)
+	m.n += after.n - before.n
+	m.arrows += after.arrows - before.arrows
+	m.rect, m.started = after.rect, after.started
+}
+
+// headerLen is the length of the header of a diagram of w.
+func (m *mmWriter) headerLen(h *trace.Header, w Window, first int) int {
+	return jsLen(string(m.header(nil, h, w, first)))
+}
+
+// header appends the diagram's first lines: its kind, a comment saying what it
+// shows, the numbering and the participants.
+func (m *mmWriter) header(b []byte, h *trace.Header, w Window, first int) []byte {
+	info := &h.Info
+	b = append(b, "sequenceDiagram\n"...)
+	b = fmt.Appendf(b, "    %%%% clusterlab: %s (%s, seed %d), %s\n", oneLine(info.Name), oneLine(info.Algorithm), h.Seed, w.Describe())
+	if first > 1 {
+		b = fmt.Appendf(b, "    autonumber %d\n", first)
+	} else {
+		b = append(b, "    autonumber\n"...)
+	}
+	for _, id := range m.ids {
+		b = append(b, "    participant "...)
+		b = append(b, id.String()...)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// finish appends lines, then the line that closes a shaded partition if one is
+// open, to b.
+func (m *mmWriter) finish(b, lines []byte) []byte {
+	b = append(b, lines...)
+	if m.rect {
+		b = append(b, "    end\n"...)
+		m.rect = false
+	}
+	return b
+}
+
+// draw appends the lines of e, an event the window keeps, of which the fold said
+// c, and counts them.
+func (m *mmWriter) draw(b []byte, e *trace.Event, c mmChange) []byte {
+	if len(m.ids) == 0 {
+		return b
+	}
+	start := len(b)
+	ind := "    "
+	if m.rect {
+		ind = "        "
+	}
 	open := func() {
-		line("    rect rgba(255, 99, 71, 0.15)")
-		rect, ind = true, "        "
+		b = append(b, "    rect rgba(255, 99, 71, 0.15)\n"...)
+		m.rect, ind = true, "        "
 	}
 	closeRect := func() {
-		if rect {
-			line("    end")
-			rect, ind = false, "    "
+		if m.rect {
+			b = append(b, "    end\n"...)
+			m.rect, ind = false, "    "
 		}
 	}
-	started := false
-	arrows := 0
-	marked, cur := n, uint64(0) // the length at the last mark, the event being drawn
-	mark := func() {
-		if marks != nil && n > marked {
-			*marks = append(*marks, mmMark{seq: cur, off: n, size: n - marked})
-		}
-		marked = n
+	note := func(who, text string) {
+		b = append(b, ind...)
+		b = append(b, "Note over "...)
+		b = append(b, who...)
+		b = append(b, ": "...)
+		b = append(b, mmText(text)...)
+		b = append(b, '\n')
 	}
-events:
-	for i := range t.Events {
-		e := &t.Events[i]
-		mark()
-		if malformed(e) {
-			continue
+	over := func(id node.ID) string {
+		if m.seen != nil {
+			m.seen(id)
 		}
-		oldLeader, changed := lead.see(e)
-		oldCS := cs[e.Node]
-		if e.Ev == trace.StatusEv {
-			cs[e.Node] = e.Status.CS
-		}
-		keep := w.Keep(e)
-		if !keep {
-			if e.T > w.To || (w.LastSeq != 0 && e.Seq > w.LastSeq) {
-				break events
-			}
-			switch e.Ev {
-			case trace.Partition, trace.Isolate:
-				parted, partedAt = faultText(e), e.T
-			case trace.Heal:
-				parted = ""
-			}
-			continue
-		}
-		cur = e.Seq
-		if !started {
-			started = true
-			if parted != "" {
-				open()
-				note(all, parted+" (since "+fmtT(partedAt)+")")
-			}
-		}
-		switch e.Ev {
-		case trace.Deliver:
-			if e.Local {
-				continue
-			}
-			arrows++
-			dup := ""
-			if e.Dup {
-				dup = " (duplicate)"
-			}
-			line("%s%v->>%v: %s%s", ind, e.From, e.To, mmText(msgLabel(e.Msg)), dup)
-		case trace.Drop:
-			arrows++
-			line("%s%v-x%v: %s", ind, e.From, e.To, mmText(msgLabel(e.Msg)+" (lost: "+e.Reason+")"))
-		case trace.Crash:
-			note(over(e.Node), "crash")
-		case trace.Recover:
-			note(over(e.Node), fmt.Sprintf("recover, incarnation %d", e.Inc))
-		case trace.GST:
-			note(all, "GST: the network is synchronous from here")
-		case trace.StatusEv:
-			if changed {
-				text := "leader " + e.Status.Leader.String()
-				if e.Status.Leader == e.Node {
-					text = "leads"
-				}
-				if oldLeader != node.None {
-					text += " (was " + oldLeader.String() + ")"
-				}
-				note(over(e.Node), text)
-			}
-			if e.Status.CS == node.CSHeld && oldCS != node.CSHeld {
-				note(over(e.Node), "enters the critical section")
-			} else if oldCS == node.CSHeld && e.Status.CS != node.CSHeld {
-				note(over(e.Node), "leaves the critical section")
-			}
-		case trace.Partition:
-			closeRect()
+		return id.String()
+	}
+	if !m.started {
+		m.started = true
+		if m.f.parted != "" {
 			open()
-			parted = faultText(e)
-			note(all, parted)
-		case trace.Isolate:
-			if !rect {
-				open()
-			}
-			parted = faultText(e)
-			note(all, parted)
-		case trace.Heal:
-			closeRect()
-			parted = ""
-			note(all, "heal")
-		case trace.Cut:
-			who := ""
-			for _, id := range []node.ID{min(e.From, e.To), max(e.From, e.To)} {
-				if w.Has(id) {
-					if who != "" {
-						who += ","
-					}
-					who += id.String()
-				}
-			}
-			note(who, faultText(e))
-		case trace.Knob:
-			if e.Name == "slow" && e.Node != node.None {
-				note(over(e.Node), faultText(e))
-			}
-		case trace.Detect:
-			note(all, fmt.Sprintf("every live node suspects %v, %s after its crash", e.Node, e.Value))
-		case trace.Alert:
-			note(all, "alert "+e.Kind+": "+e.Text)
-		case trace.Marker:
-			note(all, "marker: "+e.Text)
+			note(m.all, m.f.parted+" (since "+fmtT(m.f.partedAt)+")")
 		}
 	}
-	mark()
-	closeRect()
-	return arrows
+	arrow := func(from node.ID, op string, to node.ID, text string) {
+		m.arrows++
+		b = append(b, ind...)
+		b = append(b, over(from)...)
+		b = append(b, op...)
+		b = append(b, over(to)...)
+		b = append(b, ": "...)
+		b = append(b, text...)
+		b = append(b, '\n')
+	}
+	switch e.Ev {
+	case trace.Deliver:
+		if e.Local {
+			break
+		}
+		text := mmText(msgLabel(e.Msg))
+		if e.Dup {
+			text += " (duplicate)"
+		}
+		arrow(e.From, "->>", e.To, text)
+	case trace.Drop:
+		arrow(e.From, "-x", e.To, mmText(msgLabel(e.Msg)+" (lost: "+e.Reason+")"))
+	case trace.Crash:
+		note(over(e.Node), "crash")
+	case trace.Recover:
+		note(over(e.Node), fmt.Sprintf("recover, incarnation %d", e.Inc))
+	case trace.GST:
+		note(m.all, "GST: the network is synchronous from here")
+	case trace.StatusEv:
+		if c.changed {
+			text := "leader " + e.Status.Leader.String()
+			if e.Status.Leader == e.Node {
+				text = "leads"
+			}
+			if c.oldLeader != node.None {
+				text += " (was " + c.oldLeader.String() + ")"
+			}
+			note(over(e.Node), text)
+		}
+		if e.Status.CS == node.CSHeld && c.oldCS != node.CSHeld {
+			note(over(e.Node), "enters the critical section")
+		} else if c.oldCS == node.CSHeld && e.Status.CS != node.CSHeld {
+			note(over(e.Node), "leaves the critical section")
+		}
+	case trace.Partition:
+		closeRect()
+		open()
+		note(m.all, faultText(e))
+	case trace.Isolate:
+		if !m.rect {
+			open()
+		}
+		note(m.all, faultText(e))
+	case trace.Heal:
+		closeRect()
+		note(m.all, "heal")
+	case trace.Cut:
+		who := ""
+		for _, id := range []node.ID{min(e.From, e.To), max(e.From, e.To)} {
+			if m.w.Has(id) {
+				if who != "" {
+					who += ","
+				}
+				who += over(id)
+			}
+		}
+		note(who, faultText(e))
+	case trace.Knob:
+		if e.Name == "slow" && e.Node != node.None {
+			note(over(e.Node), faultText(e))
+		}
+	case trace.Detect:
+		note(m.all, fmt.Sprintf("every live node suspects %v, %s after its crash", e.Node, e.Value))
+	case trace.Alert:
+		note(m.all, "alert "+e.Kind+": "+e.Text)
+	case trace.Marker:
+		note(m.all, "marker: "+e.Text)
+	}
+	m.n += jsLen(string(b[start:]))
+	return b
 }
 
 // mmText escapes text for a Mermaid message or note: the characters that end a

@@ -64,7 +64,18 @@ const (
 // State slices are folded from the start of the trace, so a window opens the ones
 // already under way at its first event, and closes what is still open just after
 // its last.
-func Perfetto(out io.Writer, t *trace.Trace, w Window) error {
+func Perfetto(out io.Writer, src Source, w Window) error {
+	t, err := readAll(src)
+	if err != nil {
+		return err
+	}
+	if err := nonEmpty(t, w); err != nil {
+		return err
+	}
+	return perfettoMem(out, t, w)
+}
+
+func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
 	info := &t.Header.Info
 	ids := w.IDs(info.IDs)
 	var evs []pfEvent

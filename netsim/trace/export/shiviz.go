@@ -46,7 +46,18 @@ var hostLine = regexp.MustCompile(`^\S* \{.*\}`)
 // at 1; entries that are still 0 are left out of the clock. A cluster-wide event is
 // logged by each host on its own, so it adds no dependency between hosts: ShiViz
 // draws it as concurrent events at the same point of each host's line.
-func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
+func ShiViz(out io.Writer, src Source, w Window) error {
+	t, err := readAll(src)
+	if err != nil {
+		return err
+	}
+	if err := nonEmpty(t, w); err != nil {
+		return err
+	}
+	return shivizMem(out, t, w)
+}
+
+func shivizMem(out io.Writer, t *trace.Trace, w Window) error {
 	bw := bufio.NewWriter(out)
 	ids := w.IDs(t.Header.Info.IDs)
 	idx := make(map[node.ID]int, len(ids))
@@ -206,7 +217,7 @@ func ShiViz(out io.Writer, t *trace.Trace, w Window) error {
 		}
 	}
 	if logged == 0 {
-		return &RefusedError{"no events for ShiViz " + emptyText(t, w) + " (timers and the network's own events are not logged)"}
+		return &RefusedError{"no events for ShiViz " + emptyText(traceTail(t), w) + " (timers and the network's own events are not logged)"}
 	}
 	return bw.Flush()
 }

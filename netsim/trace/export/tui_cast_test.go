@@ -17,11 +17,15 @@ import (
 // emulator: the screen must be the dashboard's last frame, colours aside.
 func TestCastOfTheDashboard(t *testing.T) {
 	tr := record(t, "bully-split-brain")
-	o, err := ParseOptions(tr, Flags{Format: "cast", Size: "120x36"})
+	o, err := ParseOptions(&tr.Header, Flags{Format: "cast", Size: "120x36"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	draw, err := tui.ReplayRenderer(len(tr.Events), tr.Events[len(tr.Events)-1].T, MarkTimes(tr), "")
+	ol, err := OutlineOf(TraceSource(tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	draw, err := tui.ReplayRenderer(ol.Events, ol.End, ol.Marks, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +35,7 @@ func TestCastOfTheDashboard(t *testing.T) {
 		return last
 	}
 	var b bytes.Buffer
-	if err := Write(&b, tr, o); err != nil {
+	if err := Write(&b, TraceSource(tr), o); err != nil {
 		t.Fatal(err)
 	}
 	w, h, evs := parseCast(t, b.String())
@@ -68,15 +72,19 @@ var castLabel = regexp.MustCompile(`^at [0-9.]+(µs|ms|s|m[0-9.]*s): `)
 // the nodes' place, so a cast of the split brain shows both leaders on the circle.
 func TestCastOfTheTopology(t *testing.T) {
 	tr := record(t, "bully-split-brain")
-	o, err := ParseOptions(tr, Flags{Format: "cast", Size: "120x36", To: "6s", FPS: 2})
+	o, err := ParseOptions(&tr.Header, Flags{Format: "cast", Size: "120x36", To: "6s", FPS: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Cast.Render, err = tui.ReplayRenderer(len(tr.Events), tr.Events[len(tr.Events)-1].T, MarkTimes(tr), "topology"); err != nil {
+	ol, err := OutlineOf(TraceSource(tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Cast.Render, err = tui.ReplayRenderer(ol.Events, ol.End, ol.Marks, "topology"); err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := Write(&b, tr, o); err != nil {
+	if err := Write(&b, TraceSource(tr), o); err != nil {
 		t.Fatal(err)
 	}
 	w, h, evs := parseCast(t, b.String())
