@@ -49,7 +49,7 @@ func (c *exportCmd) Run() error {
 	if c.FPS < 1 { // ParseOptions reads 0 as "the default"; typed on the command line it is a mistake
 		return badInput(fmt.Errorf("--fps: found %d, expected frames per second from 1 to 60", c.FPS))
 	}
-	o, err := export.ParseOptions(&h, export.Flags{Format: c.Format, From: c.From, To: c.To, Nodes: c.Nodes, Size: c.Size, FPS: c.FPS, Idle: c.Idle, Split: c.Split, Table: c.Table})
+	o, err := export.ParseOptions(&h, export.Flags{Format: c.Format, From: c.From, To: c.To, Nodes: c.Nodes, Size: c.Size, FPS: c.FPS, Idle: c.Idle, Split: c.Split, Table: c.Table, Force: c.Force})
 	if err != nil {
 		return badInput(err)
 	}

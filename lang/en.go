@@ -401,7 +401,7 @@ var en = map[string]string{
 	"help.export.split":      "mermaid: write a diagram too big for Mermaid as numbered parts OUT-1.mmd, OUT-2.mmd, … (needs -o); md: show the whole diagram as consecutive blocks.",
 	"help.export.table":      "csv: messages (one row per message, the default) or events (one row per event).",
 	"help.export.output":     "Write to this file instead of stdout; an existing file is never overwritten without --force.",
-	"help.export.force":      "Overwrite the -o file if it exists.",
+	"help.export.force":      "Overwrite the -o file if it exists, and write a ShiViz log or a Perfetto trace over the 1 GB a browser opens.",
 	"help.export.size":       "cast: the terminal size in cells.",
 	"help.export.fps":        "cast: frames per second of virtual time.",
 	"help.export.idle":       "cast: the longest pause kept (0 keeps every pause).",

@@ -394,7 +394,7 @@ var es = map[string]string{
 	"help.export.split":      "mermaid: escribe un diagrama demasiado grande para Mermaid en partes numeradas SALIDA-1.mmd, SALIDA-2.mmd, … (necesita -o); md: muestra el diagrama entero en bloques consecutivos.",
 	"help.export.table":      "csv: messages (una fila por mensaje, por defecto) o events (una fila por evento).",
 	"help.export.output":     "Escribe en este archivo en lugar de la salida estándar; un archivo existente nunca se sobrescribe sin --force.",
-	"help.export.force":      "Sobrescribe el archivo de -o si existe.",
+	"help.export.force":      "Sobrescribe el archivo de -o si existe, y escribe un registro de ShiViz o una traza de Perfetto de más de 1 GB, lo que abre un navegador.",
 	"help.export.size":       "cast: el tamaño del terminal en celdas.",
 	"help.export.fps":        "cast: fotogramas por segundo de tiempo virtual.",
 	"help.export.idle":       "cast: la pausa más larga que se conserva (0 conserva todas las pausas).",

@@ -394,7 +394,7 @@ var pt = map[string]string{
 	"help.export.split":      "mermaid: escreve um diagrama grande demais para o Mermaid em partes numeradas SAÍDA-1.mmd, SAÍDA-2.mmd, … (precisa de -o); md: mostra o diagrama inteiro em blocos consecutivos.",
 	"help.export.table":      "csv: messages (uma linha por mensagem, o padrão) ou events (uma linha por evento).",
 	"help.export.output":     "Escreve neste arquivo em vez da saída padrão; um arquivo existente nunca é sobrescrito sem --force.",
-	"help.export.force":      "Sobrescreve o arquivo de -o se ele existir.",
+	"help.export.force":      "Sobrescreve o arquivo de -o se ele existir, e escreve um registro do ShiViz ou um trace do Perfetto acima de 1 GB, o que um navegador abre.",
 	"help.export.size":       "cast: o tamanho do terminal em células.",
 	"help.export.fps":        "cast: quadros por segundo de tempo virtual.",
 	"help.export.idle":       "cast: a pausa mais longa mantida (0 mantém todas as pausas).",

@@ -120,17 +120,6 @@ type castHeader struct {
 // Events before the window are folded without drawing; --nodes does not apply (the
 // dashboard shows every node).
 func Cast(out io.Writer, src Source, w Window, o CastOptions) error {
-	t, err := readAll(src)
-	if err != nil {
-		return err
-	}
-	if err := nonEmpty(t, w); err != nil {
-		return err
-	}
-	return castMem(out, t, w, o)
-}
-
-func castMem(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 	if o.Width <= 0 || o.Height <= 0 || o.FPS <= 0 {
 		return fmt.Errorf("cast: size %dx%d at %d fps, expected positive numbers", o.Width, o.Height, o.FPS)
 	}
@@ -138,65 +127,99 @@ func castMem(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 	if render == nil {
 		render = TextDashboard
 	}
-	bw := bufio.NewWriter(out)
-	info := &t.Header.Info
+	h := src.Header()
+	st, err := src.Open()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// The events one at a time, with the next one looked at before it is taken.
+	var next trace.Event
+	have, lastT, read1 := false, int64(0), 0
+	read := func() error {
+		for {
+			err := st.Next(&next)
+			if err == io.EOF {
+				have = false
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if !malformed(&next) {
+				have, lastT = true, next.T
+				read1++
+				return nil
+			}
+		}
+	}
+	if err := read(); err != nil {
+		return err
+	}
+
+	bw := bufio.NewWriterSize(out, 64<<10) // not flushed if the window has no event
+	info := &h.Info
 	hdr := castHeader{Version: 2, Width: o.Width, Height: o.Height,
-		Title: fmt.Sprintf("clusterlab: %s (%s, seed %d)", info.Name, info.Algorithm, t.Header.Seed),
+		Title: fmt.Sprintf("clusterlab: %s (%s, seed %d)", info.Name, info.Algorithm, h.Seed),
 		Env:   map[string]string{"TERM": "xterm-256color"}}
 	if err := writeJSONLine(bw, hdr); err != nil {
 		return err
 	}
 
-	st := trace.NewState(t.Header)
+	fold := trace.NewState(*h)
 	lead := newLeaders()
-	evs := t.Events
 	start := max(w.From, 0)
-	end := start
-	if n := len(evs); n > 0 {
-		end = max(end, evs[n-1].T)
-	}
-	if w.To != math.MaxInt64 {
-		end = w.To
-	}
-	i := 0
-	for ; i < len(evs) && evs[i].T < start; i++ {
-		if !malformed(&evs[i]) {
-			lead.see(&evs[i])
-			st.Apply(&evs[i])
+	for have && next.T < start {
+		lead.see(&next)
+		fold.Apply(&next)
+		if err := read(); err != nil {
+			return err
 		}
+	}
+	// The end: the window's, or the last event's time, known once no event is left.
+	end := func() int64 {
+		if w.To != math.MaxInt64 {
+			return w.To
+		}
+		return max(start, lastT)
 	}
 	step := int64(1e6) / int64(o.FPS)
 	idle := o.Idle.Microseconds()
 	var clock int64 // cast time, µs
 	lastDrawn := start
 	first := true
+	kept := false
 	var marks []string
 	newLeader := map[node.ID][]node.ID{}
 	leaderAt := map[node.ID]int64{} // the first of newLeader's changes
 	for k := int64(0); ; k++ {
 		ft := start + k*step
-		final := ft >= end
+		final := !have && ft >= end() || w.To != math.MaxInt64 && ft >= w.To
 		if final {
-			ft = end
+			ft = end()
 		}
 		changed := false
 		clear(newLeader)
-		for ; i < len(evs) && evs[i].T <= ft; i++ {
-			e := &evs[i]
-			if malformed(e) {
-				continue
-			}
+		for have && next.T <= ft {
+			e := &next
 			if _, ch := lead.see(e); ch {
 				if len(newLeader[e.Status.Leader]) == 0 {
 					leaderAt[e.Status.Leader] = e.T
 				}
 				newLeader[e.Status.Leader] = append(newLeader[e.Status.Leader], e.Node)
 			}
-			st.Apply(e)
+			fold.Apply(e)
 			if text, ok := castMark(e); ok {
 				marks = append(marks, text)
 			}
 			changed = true
+			kept = kept || w.Keep(e)
+			if err := read(); err != nil {
+				return err
+			}
+		}
+		if !final && !have && ft >= end() {
+			final, ft = true, end()
 		}
 		leaders := make([]node.ID, 0, len(newLeader))
 		for l := range newLeader {
@@ -221,7 +244,7 @@ func castMem(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 				}
 			}
 			marks = marks[:0]
-			s := st.Snapshot()
+			s := fold.Snapshot()
 			s.T = ft
 			data := frame(render(s, o.Width, o.Height), o.Width, o.Height)
 			if first {
@@ -240,13 +263,16 @@ func castMem(out io.Writer, t *trace.Trace, w Window, o CastOptions) error {
 		}
 		// Skip the frames in which nothing happens: the next one to look at is the
 		// first at or after the next event (or the end).
-		next := end
-		if i < len(evs) && evs[i].T < end {
-			next = evs[i].T
+		nt := end()
+		if have && next.T < nt {
+			nt = next.T
 		}
-		if nk := (next - start + step - 1) / step; nk > k+1 {
+		if nk := (nt - start + step - 1) / step; nk > k+1 {
 			k = nk - 1
 		}
+	}
+	if !kept {
+		return &RefusedError{"no events " + emptyText(Tail{Events: read1, Last: lastT}, w)}
 	}
 	return bw.Flush()
 }

@@ -2,11 +2,14 @@ package export
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -35,94 +38,53 @@ const (
 )
 
 // CSV writes table ("messages" or "events"; "" is messages) of the window as RFC
-// 4180 with CRLF line ends, after a header row. See CSVMessages and CSVEvents.
+// 4180 with CRLF line ends, after a header row. See csvMessages and csvEvents. The
+// rows are made as the trace is read, kept aside (a spool), and written after the
+// header, which names only the columns some row uses.
 func CSV(out io.Writer, src Source, w Window, table string) error {
-	t, err := readAll(src)
-	if err != nil {
-		return err
-	}
-	if err := nonEmpty(t, w); err != nil {
-		return err
-	}
-	return csvMem(out, t, w, table)
-}
-
-func csvMem(out io.Writer, t *trace.Trace, w Window, table string) error {
-	var rows [][]string
 	switch table {
 	case "", "messages":
-		rows = csvMessages(t, w)
+		return csvMessages(out, src, w)
 	case "events":
-		rows = csvEvents(t, w)
-	default:
-		return fmt.Errorf("--table %q: expected messages or events", table)
+		return csvEvents(out, src, w)
 	}
-	if len(rows) < 2 {
-		if table == "events" {
-			return &RefusedError{"no events " + emptyText(traceTail(t), w)}
-		}
-		return &RefusedError{"no messages " + emptyText(traceTail(t), w) + " (--table events lists every event)"}
-	}
-	bw := bufio.NewWriter(out)
-	cw := csv.NewWriter(bw)
-	cw.UseCRLF = true
-	if err := cw.WriteAll(rows); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return fmt.Errorf("--table %q: expected messages or events", table)
 }
 
 // csvMessages is the message table: one row per message whose send is in the
 // window (its time in the span, both ends selected), in the order they were sent.
-// Times are in seconds; a payload column that no row uses is left out.
-func csvMessages(t *trace.Trace, w Window) [][]string {
+// Times are in seconds; a payload column that no row uses is left out. A first
+// reading counts each message's ends (fates), so that a row is written once its
+// message's last end is read, and the reading stops past the window once no
+// message sent in it is still awaited.
+func csvMessages(out io.Writer, src Source, w Window) error {
+	f := newFates()
+	if _, err := scan(src, nil, func(p *peek, _ *trace.Event) {
+		if !p.malformed() {
+			f.see(p)
+		}
+	}); err != nil {
+		return err
+	}
+	f.done()
 	type msg struct {
-		send          *trace.Event
+		send          trace.Event
 		delivered     int64
 		deliveries    int
 		drop          string
-		dropT         int64
 		local, landed bool
+		left          int // ends still to come
 	}
-	var order []uint64
-	msgs := map[uint64]*msg{}
-	for i := range t.Events {
-		e := &t.Events[i]
-		if !e.IsMessage() || malformed(e) {
-			continue
-		}
-		m := msgs[e.MID]
-		if e.Ev == trace.Send {
-			if !w.Keep(e) {
-				continue
-			}
-			m = &msg{send: e}
-			msgs[e.MID] = m
-			order = append(order, e.MID)
-			continue
-		}
-		if m == nil {
-			continue // its send is outside the window
-		}
-		switch e.Ev {
-		case trace.Deliver:
-			if !m.landed {
-				m.landed, m.delivered = true, e.T
-			}
-			m.deliveries++
-			m.local = m.local || e.Local
-		case trace.Drop:
-			if m.drop == "" {
-				m.drop, m.dropT = e.Reason, e.T
-			}
-		}
-	}
+	var queue []*msg // in the order sent; the first ones are written once complete
+	open := map[uint64]*msg{}
+	var sp spool
+	defer sp.close()
 	used := make([]bool, len(PayloadColumns))
-	rows := make([][]string, 0, len(order)+1)
-	for _, mid := range order {
-		m := msgs[mid]
-		e := m.send
-		row := []string{strconv.FormatUint(mid, 10), e.Msg.Type, e.From.String(), e.To.String(), seconds(e.T), "", "", ""}
+	var cells [][]byte
+	var buf []byte
+	write := func(m *msg) error {
+		e := &m.send
+		row := [8]string{strconv.FormatUint(e.MID, 10), e.Msg.Type, e.From.String(), e.To.String(), seconds(e.T), "", "", ""}
 		switch {
 		case m.local:
 			row[5], row[6] = seconds(m.delivered), FateLocal
@@ -134,15 +96,165 @@ func csvMessages(t *trace.Trace, w Window) [][]string {
 			row[6] = FateInFlight
 		}
 		p := payload(e.Msg, m.deliveries)
+		buf, cells = buf[:0], cells[:0]
+		for _, v := range append(row[:], p...) {
+			start := len(buf)
+			buf = appendCSVField(buf, v)
+			cells = append(cells, buf[start:len(buf):len(buf)])
+		}
 		for i, v := range p {
 			used[i] = used[i] || v != ""
 		}
-		rows = append(rows, append(row, p...))
+		return sp.add(cells)
+	}
+	flush := func() error {
+		i := 0
+		for ; i < len(queue) && queue[i].left <= 0; i++ {
+			if err := write(queue[i]); err != nil {
+				return err
+			}
+			queue[i] = nil
+		}
+		queue = queue[i:]
+		return nil
+	}
+	kept, past := false, false
+	tail, err := each(src, func(e *trace.Event) (bool, error) {
+		if malformed(e) {
+			return false, nil
+		}
+		if w.past(e.T, e.Seq) {
+			past = true
+		}
+		if past && len(open) == 0 {
+			return true, nil
+		}
+		keep := w.Keep(e)
+		kept = kept || keep
+		switch e.Ev {
+		case trace.Send:
+			if !keep {
+				return false, nil
+			}
+			m := &msg{send: *e, left: f.of(e.MID)}
+			queue = append(queue, m)
+			if m.left > 0 {
+				open[e.MID] = m
+			}
+		case trace.Deliver, trace.Drop:
+			m := open[e.MID]
+			if m == nil {
+				return false, nil // its send is outside the window
+			}
+			if e.Ev == trace.Deliver {
+				if !m.landed {
+					m.landed, m.delivered = true, e.T
+				}
+				m.deliveries++
+				m.local = m.local || e.Local
+			} else if m.drop == "" {
+				m.drop = e.Reason
+			}
+			if m.left--; m.left <= 0 {
+				delete(open, e.MID)
+			}
+		default:
+			return false, nil
+		}
+		return false, flush()
+	})
+	if err != nil {
+		return err
+	}
+	if !kept {
+		return &RefusedError{"no events " + emptyText(tail, w)}
+	}
+	for _, m := range queue {
+		m.left = 0 // in flight at the end
+	}
+	if err := flush(); err != nil {
+		return err
 	}
 	header := slices.Clone(MessageColumns)
-	header = append(header, PayloadColumns...)
-	rows = append([][]string{header}, rows...)
-	return dropColumns(rows, len(MessageColumns), used)
+	for i, c := range PayloadColumns {
+		if used[i] {
+			header = append(header, c)
+		}
+	}
+	keepCell := func(i int) bool { return i < len(MessageColumns) || used[i-len(MessageColumns)] }
+	return writeTable(out, header, &sp, keepCell, nil)
+}
+
+// writeTable writes a CSV table: header, then the spool's rows, each with the
+// cells keep keeps and then, if more is set, what more appends.
+func writeTable(out io.Writer, header []string, sp *spool, keep func(i int) bool, more func(b []byte, cells [][]byte) []byte) error {
+	bw := bufio.NewWriterSize(out, 64<<10)
+	var line []byte
+	for i, h := range header {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		line = appendCSVField(line, h)
+	}
+	line = append(line, "\r\n"...)
+	bw.Write(line)
+	err := sp.each(func(cells [][]byte) error {
+		line = line[:0]
+		n := 0
+		for i, c := range cells {
+			if !keep(i) {
+				continue
+			}
+			if n > 0 {
+				line = append(line, ',')
+			}
+			line = append(line, c...)
+			n++
+		}
+		if more != nil {
+			line = more(line, cells)
+		}
+		line = append(line, "\r\n"...)
+		_, err := bw.Write(line)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// appendCSVField appends field as encoding/csv's Writer writes it with CRLF line
+// ends: quoted when it holds a comma, a quote or a line end, or begins with a
+// space, with quotes doubled and line ends as CRLF.
+func appendCSVField(b []byte, field string) []byte {
+	if !csvNeedsQuotes(field) {
+		return append(b, field...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(field); i++ {
+		switch c := field[i]; c {
+		case '"':
+			b = append(b, `""`...)
+		case '\r':
+		case '\n':
+			b = append(b, "\r\n"...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+func csvNeedsQuotes(field string) bool {
+	if field == "" {
+		return false
+	}
+	if field == `\.` || strings.ContainsAny(field, "\n\r\",") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(field)
+	return unicode.IsSpace(r)
 }
 
 // payload is a message's PayloadColumns.
@@ -161,113 +273,158 @@ var EventColumns = []string{"seq", "t_s", "ev", "node", "from", "to", "type", "m
 	"msg_id", "msg_term", "msg_ts", "msg_flag", "msg_list", "dup", "local", "name", "value", "inc", "kind", "by", "ok", "ref",
 	"role", "leader", "term", "status_inc", "cs", "suspects", "groups"}
 
-// csvEvents is the event table: one row per event of the window.
-func csvEvents(t *trace.Trace, w Window) [][]string {
-	var names []string // counter names
-	for i := range t.Events {
-		e := &t.Events[i]
-		if e.Ev == trace.StatusEv && e.Status != nil && w.Keep(e) {
+// csvEvents is the event table: one row per event of the window, in one reading
+// up to the window's end; the status counters' columns follow the others.
+func csvEvents(out io.Writer, src Source, w Window) error {
+	var sp spool
+	defer sp.close()
+	used := make([]bool, len(EventColumns))
+	names := map[string]bool{} // counter names
+	var cells [][]byte
+	var buf []byte
+	var row []string
+	kept := false
+	tail, err := each(src, func(e *trace.Event) (bool, error) {
+		if w.past(e.T, e.Seq) {
+			return true, nil
+		}
+		if !w.Keep(e) || malformed(e) {
+			return false, nil
+		}
+		kept = true
+		row = eventRow(e, row)
+		buf, cells = buf[:0], cells[:0]
+		for i, v := range row {
+			used[i] = used[i] || v != ""
+			start := len(buf)
+			buf = appendCSVField(buf, v)
+			cells = append(cells, buf[start:len(buf):len(buf)])
+		}
+		if e.Status != nil {
 			for _, c := range e.Status.Counters {
-				if !slices.Contains(names, c.Name) {
-					names = append(names, c.Name)
+				names[c.Name] = true
+				start := len(buf)
+				buf = append(buf, c.Name...)
+				buf = strconv.AppendInt(buf, c.Value, 10)
+				cells = append(cells, buf[start:start+len(c.Name)], buf[start+len(c.Name):len(buf):len(buf)])
+			}
+		}
+		return false, sp.add(cells)
+	})
+	if err != nil {
+		return err
+	}
+	if !kept {
+		return &RefusedError{"no events " + emptyText(tail, w)}
+	}
+	var header []string
+	for i, c := range EventColumns {
+		if used[i] {
+			header = append(header, c)
+		}
+	}
+	counters := slices.Sorted(maps.Keys(names))
+	for _, n := range counters {
+		header = append(header, "counter_"+n)
+	}
+	keep := func(i int) bool { return i < len(EventColumns) && used[i] }
+	more := func(b []byte, cells [][]byte) []byte {
+		pairs := cells[len(EventColumns):]
+		for _, n := range counters {
+			b = append(b, ',')
+			for j := 0; j+1 < len(pairs); j += 2 {
+				if string(pairs[j]) == n {
+					b = append(b, pairs[j+1]...)
+					break
 				}
 			}
 		}
+		return b
 	}
-	slices.Sort(names)
-	header := slices.Clone(EventColumns)
-	for _, n := range names {
-		header = append(header, "counter_"+n)
-	}
-	used := make([]bool, len(header))
-	rows := [][]string{header}
-	for i := range t.Events {
-		e := &t.Events[i]
-		if !w.Keep(e) || malformed(e) {
-			continue
-		}
-		row := eventRow(e, names)
-		for i, v := range row {
-			used[i] = used[i] || v != ""
-		}
-		rows = append(rows, row)
-	}
-	return dropColumns(rows, 0, used)
+	return writeTable(out, header, &sp, keep, more)
 }
 
-func eventRow(e *trace.Event, counters []string) []string {
-	row := make([]string, len(EventColumns), len(EventColumns)+len(counters))
-	set := func(col, v string) { row[slices.Index(EventColumns, col)] = v }
-	set("seq", strconv.FormatUint(e.Seq, 10))
-	set("t_s", seconds(e.T))
-	set("ev", e.Ev)
-	set("node", idText(e.Node))
-	set("from", idText(e.From))
-	set("to", idText(e.To))
+// The event table's columns by place (EventColumns).
+const (
+	colSeq = iota
+	colT
+	colEv
+	colNode
+	colFrom
+	colTo
+	colType
+	colMID
+	colReason
+	colText
+	colMsgID // msg_id, msg_term, msg_ts, msg_flag, msg_list: PayloadColumns[:5]
+	_
+	_
+	_
+	_
+	colDup
+	colLocal
+	colName
+	colValue
+	colInc
+	colKind
+	colBy
+	colOK
+	colRef
+	colRole
+	colLeader
+	colTerm
+	colStatusInc
+	colCS
+	colSuspects
+	colGroups
+)
+
+// eventRow is e's row of the event table, counters apart, in row's room.
+func eventRow(e *trace.Event, row []string) []string {
+	row = slices.Grow(row[:0], len(EventColumns))[:len(EventColumns)]
+	clear(row)
+	row[colSeq] = strconv.FormatUint(e.Seq, 10)
+	row[colT] = seconds(e.T)
+	row[colEv] = e.Ev
+	row[colNode] = idText(e.Node)
+	row[colFrom] = idText(e.From)
+	row[colTo] = idText(e.To)
 	if e.MID != 0 {
-		set("mid", strconv.FormatUint(e.MID, 10))
+		row[colMID] = strconv.FormatUint(e.MID, 10)
 	}
-	set("reason", e.Reason)
-	set("text", e.Text)
+	row[colReason] = e.Reason
+	row[colText] = e.Text
 	if m := e.Msg; m != nil {
-		set("type", m.Type)
-		p := payload(m, 0)
-		for i, col := range PayloadColumns[:5] {
-			set(col, p[i])
-		}
+		row[colType] = m.Type
+		copy(row[colMsgID:colMsgID+5], payload(m, 0))
 	}
-	set("dup", flagText(e.Dup))
-	set("local", flagText(e.Local))
-	set("name", e.Name)
-	set("value", e.Value)
-	set("inc", numText(e.Inc))
-	set("kind", e.Kind)
-	set("by", e.By)
+	row[colDup] = flagText(e.Dup)
+	row[colLocal] = flagText(e.Local)
+	row[colName] = e.Name
+	row[colValue] = e.Value
+	row[colInc] = numText(e.Inc)
+	row[colKind] = e.Kind
+	row[colBy] = e.By
 	if e.OK != nil {
-		set("ok", strconv.FormatBool(*e.OK))
+		row[colOK] = strconv.FormatBool(*e.OK)
 	}
 	if e.Ref != 0 {
-		set("ref", strconv.FormatUint(e.Ref, 10))
+		row[colRef] = strconv.FormatUint(e.Ref, 10)
 	}
 	if e.Groups != nil {
-		set("groups", groupsText(e.Groups))
+		row[colGroups] = groupsText(e.Groups)
 	}
-	s := e.Status
-	if s != nil {
-		set("role", s.Role)
-		set("leader", idText(s.Leader))
-		set("term", numText(s.Term))
-		set("status_inc", numText(s.Inc))
+	if s := e.Status; s != nil {
+		row[colRole] = s.Role
+		row[colLeader] = idText(s.Leader)
+		row[colTerm] = numText(s.Term)
+		row[colStatusInc] = numText(s.Inc)
 		if s.CS != node.CSNone {
-			set("cs", s.CS.String())
+			row[colCS] = s.CS.String()
 		}
-		set("suspects", joinIDs(s.Suspects, " "))
-	}
-	for _, name := range counters {
-		v := ""
-		if s != nil {
-			if n, ok := s.Counter(name); ok {
-				v = strconv.FormatInt(n, 10)
-			}
-		}
-		row = append(row, v)
+		row[colSuspects] = joinIDs(s.Suspects, " ")
 	}
 	return row
-}
-
-// dropColumns removes from every row the columns at from+i where used[i] is
-// false (the rows' first from columns are always kept).
-func dropColumns(rows [][]string, from int, used []bool) [][]string {
-	for r, row := range rows {
-		out := row[:from]
-		for i, v := range row[from:] {
-			if used[i] {
-				out = append(out, v)
-			}
-		}
-		rows[r] = out
-	}
-	return rows
 }
 
 func idText(x node.ID) string {

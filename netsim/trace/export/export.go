@@ -123,6 +123,7 @@ type Flags struct {
 	Idle     string // cast: longest pause kept, such as "1s"; "0" keeps every pause
 	Split    bool   // mermaid, md: cut a diagram too big for Mermaid into parts
 	Table    string // csv: "messages" (the default) or "events"
+	Force    bool   // shiviz, perfetto: write a file too big for the tool that opens it
 }
 
 // Options are checked export options.
@@ -140,12 +141,14 @@ type Options struct {
 	// Lang is the md report's language for headings and fixed texts (English by
 	// default); the data, message types and commands are the same in every one.
 	Lang lang.Lang
+	// Force writes a ShiViz log or a Perfetto trace too big for a browser to open.
+	Force bool
 }
 
 // ParseOptions checks f against a trace whose header is h. Errors are one line
 // naming the flag and what was expected.
 func ParseOptions(h *trace.Header, f Flags) (Options, error) {
-	o := Options{Format: f.Format, Window: All(), Split: f.Split}
+	o := Options{Format: f.Format, Window: All(), Split: f.Split, Force: f.Force}
 	if !slices.Contains(Formats, f.Format) {
 		return o, fmt.Errorf("--format %q: expected one of %s", f.Format, strings.Join(Formats, ", "))
 	}
@@ -254,7 +257,7 @@ func Write(out io.Writer, src Source, o Options) error {
 	case "mermaid":
 		return Mermaid(out, src, o.Window)
 	case "shiviz":
-		return ShiViz(out, src, o.Window)
+		return shiviz(out, src, o.Window, o.Force)
 	case "csv":
 		return CSV(out, src, o.Window, o.Table)
 	case "perfetto":
@@ -275,39 +278,6 @@ func Write(out io.Writer, src Source, o Options) error {
 type RefusedError struct{ msg string }
 
 func (e *RefusedError) Error() string { return e.msg }
-
-// readAll reads src whole, for the formats that do not stream yet.
-func readAll(src Source) (*trace.Trace, error) {
-	t := &trace.Trace{Header: *src.Header()}
-	tail, err := each(src, func(e *trace.Event) (bool, error) {
-		t.Events = append(t.Events, *e)
-		return false, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	t.End, t.Truncated, t.Hash = tail.End, tail.Truncated, tail.Hash
-	return t, nil
-}
-
-// nonEmpty refuses a window that keeps no event: "no events between 100s and
-// 110s".
-func nonEmpty(t *trace.Trace, w Window) error {
-	for i := range t.Events {
-		if e := &t.Events[i]; w.Keep(e) && !malformed(e) {
-			return nil
-		}
-	}
-	return &RefusedError{"no events " + emptyText(traceTail(t), w)}
-}
-
-func traceTail(t *trace.Trace) Tail {
-	tl := Tail{Events: len(t.Events), End: t.End, Truncated: t.Truncated, Hash: t.Hash}
-	if n := len(t.Events); n > 0 {
-		tl.Last = t.Events[n-1].T
-	}
-	return tl
-}
 
 // emptyText says where there are no events: "between 100s and 110s", "of n1,n2
 // between 0s and the end (12.5s)", "in the trace"; tail is the recording's.
@@ -370,6 +340,17 @@ func seconds(us int64) string {
 		s += strings.TrimRight(fmt.Sprintf(".%06d", f), "0")
 	}
 	return sign + s
+}
+
+// sizeText renders a size in bytes for people: "340 MB", "1.2 GB".
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GB"
+	case n >= 1<<20:
+		return strconv.FormatInt(n>>20, 10) + " MB"
+	}
+	return strconv.FormatInt(n>>10, 10) + " kB"
 }
 
 // fmtT renders virtual time in µs as a Go duration ("3.155817s").

@@ -450,14 +450,15 @@ func checkColumns(t *testing.T, rows []map[string]string, header []string) {
 func TestCSVMessages(t *testing.T) {
 	for name, tr := range allTraces(t) {
 		out, err := exportErr(tr, Flags{Format: "csv"})
-		if !slices.ContainsFunc(tr.Events, func(e trace.Event) bool { return e.Ev == trace.Send }) {
-			if err == nil || err.Error() != "no messages in the trace (--table events lists every event)" {
-				t.Errorf("%s has no messages: error %v", name, err)
-			}
-			continue
-		}
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.ContainsFunc(tr.Events, func(e trace.Event) bool { return e.Ev == trace.Send }) {
+			// A trace without messages has a table without rows: its header only.
+			if out != "mid,type,from,to,sent_s,delivered_s,fate,drop_reason\r\n" {
+				t.Errorf("%s has no messages: table %q, want the header alone", name, out)
+			}
+			continue
 		}
 		rows, header := readCSV(t, out)
 		if got := strings.Join(header[:len(MessageColumns)], ","); got != "mid,type,from,to,sent_s,delivered_s,fate,drop_reason" {

@@ -2,12 +2,12 @@ package export
 
 import (
 	"bufio"
-	"encoding/json"
+	"container/heap"
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -64,47 +64,136 @@ const (
 // State slices are folded from the start of the trace, so a window opens the ones
 // already under way at its first event, and closes what is still open just after
 // its last.
-func Perfetto(out io.Writer, src Source, w Window) error {
-	t, err := readAll(src)
-	if err != nil {
-		return err
-	}
-	if err := nonEmpty(t, w); err != nil {
-		return err
-	}
-	return perfettoMem(out, t, w)
+//
+// The events are written in time order (at the same time, in the order made), as
+// they are made: an event waits only while one made later may come before it,
+// which is a flow's start, made when its message is delivered. A first reading
+// counts each message's deliveries and drops (so that a send stops holding the
+// others back once its last is read), finds when each alert is cleared, lays the
+// alerts out on their tracks, and bounds the file's size: one over
+// PerfettoMaxBytes is refused before it is written.
+func Perfetto(out io.Writer, src Source, w Window) error { return perfetto(out, src, w, false) }
+
+// PerfettoMaxBytes is about the largest trace Perfetto's UI opens in a browser tab.
+const PerfettoMaxBytes = 1 << 30
+
+// pfItem is one trace event, written as encoding/json writes a pfEvent.
+type pfItem struct {
+	ts     float64
+	idx    uint64 // the order made, for events at the same time
+	name   string
+	cat    string
+	ph     string
+	dur    float64
+	hasDur bool
+	tid    int
+	id     uint64
+	bp     string
+	scope  string
+	args   []byte // a JSON object, or nil
+	// a step's args, counted while it is the node's current step
+	step     bool
+	events   int
+	firstSeq uint64
 }
 
-func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
-	info := &t.Header.Info
-	ids := w.IDs(info.IDs)
-	var evs []pfEvent
-	meta := func(name string, tid int, value string) {
-		evs = append(evs, pfEvent{Name: name, Ph: "M", Pid: 1, Tid: tid, Args: map[string]any{"name": value}})
+// pfHeap orders the items made and not yet written by (ts, idx).
+type pfHeap []*pfItem
+
+func (h pfHeap) Len() int { return len(h) }
+func (h pfHeap) Less(i, j int) bool {
+	return h[i].ts < h[j].ts || h[i].ts == h[j].ts && h[i].idx < h[j].idx
+}
+func (h pfHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *pfHeap) Push(x any)   { *h = append(*h, x.(*pfItem)) }
+func (h *pfHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return x
+}
+
+// pfAlert is an alert's slice, laid out by the first reading.
+type pfAlert struct {
+	tid     int
+	end     int64 // when it clears, or just after the window's last event
+	cleared bool  // in the window
+	atEnd   int   // when it is not cleared in the window: its place among those, made last
+	meta    bool  // its slice opens a new track, named by a metadata event
+	lane    int   // that track's place in perfettoPlan.lanes
+}
+
+// perfettoPlan is what the first reading finds.
+type perfettoPlan struct {
+	fates  *fates
+	alerts map[uint64]*pfAlert // by the alert's line number
+	lanes  []pfLane            // the alert tracks, in the order made
+	last   int64               // the window's last event's time
+	bytes  int64               // the file's size, about
+}
+
+type pfLane struct {
+	tid  int
+	kind string
+	late bool // made after time 0 (or at the end): its name goes after every event at time 0
+}
+
+// planPerfetto reads src's lines once, decoding only alerts and their clearing.
+func planPerfetto(src Source, w Window) (*perfettoPlan, error) {
+	h := src.Header()
+	known := make(map[node.ID]bool, len(h.Info.IDs))
+	for _, id := range h.Info.IDs {
+		known[id] = true
 	}
-	meta("process_name", 0, fmt.Sprintf("clusterlab: %s (%s, seed %d)", info.Name, info.Algorithm, t.Header.Seed))
-	meta("thread_name", 0, "cluster")
-	for _, id := range ids {
-		meta("thread_name", int(id), id.String())
-	}
-	ts := func(us int64, off float64) float64 { return float64(us) + off }
-	// Alerts as intervals: each alert kind has tracks of its own (lanes, so that
-	// two open at once do not overlap), with a slice from the alert to the event
-	// that clears it, or to the end of the window.
+	p := &perfettoPlan{fates: newFates(), alerts: map[uint64]*pfAlert{}, last: 0}
 	cleared := map[uint64]int64{}
-	for i := range t.Events {
-		if e := &t.Events[i]; e.Ev == trace.AlertCleared {
+	var alerts []trace.Event // kept, in order
+	past := false
+	_, err := scan(src, func(ev string) bool { return ev == trace.Alert || ev == trace.AlertCleared }, func(pk *peek, e *trace.Event) {
+		if pk.malformed() {
+			return
+		}
+		p.fates.see(pk)
+		if e != nil && e.Ev == trace.AlertCleared {
 			cleared[e.Ref] = e.T
 		}
+		if past = past || w.past(pk.t, pk.seq); past {
+			return
+		}
+		if pk.node != node.None && !known[pk.node] || isMessageKind(pk.ev) && (!known[pk.from] || !known[pk.to]) {
+			return
+		}
+		if !w.keepPeek(pk) {
+			return
+		}
+		p.last = pk.t
+		switch pk.ev {
+		case trace.Deliver:
+			p.bytes += 320 // its step, a flow's start and finish
+		case trace.Send:
+			p.bytes += 60 // most sends share their step
+		default:
+			p.bytes += 150
+		}
+		if e != nil && e.Ev == trace.Alert {
+			alerts = append(alerts, *e)
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
+	p.fates.done()
+	// The alert tracks: an alert takes the first track of its kind free at its
+	// start, or a new one; those cleared in the window first, then the others.
 	type lane struct {
 		tid int
 		end float64
 	}
 	lanes := map[string][]*lane{}
 	nextTid := alertTids
-	alertSlice := func(e *trace.Event, end int64) {
-		from, to := ts(e.T, 0), ts(end, 0)
+	layout := func(e *trace.Event, end int64, cleared bool, atEnd int) {
+		from, to := float64(e.T), float64(end)
 		var l *lane
 		for _, x := range lanes[e.Kind] {
 			if x.end <= from {
@@ -112,21 +201,97 @@ func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
 				break
 			}
 		}
+		a := &pfAlert{end: end, cleared: cleared, atEnd: atEnd}
 		if l == nil {
 			l = &lane{tid: nextTid}
 			nextTid++
 			lanes[e.Kind] = append(lanes[e.Kind], l)
-			meta("thread_name", l.tid, "alert "+e.Kind)
+			a.meta, a.lane = true, len(p.lanes)
+			p.lanes = append(p.lanes, pfLane{tid: l.tid, kind: e.Kind, late: !cleared || e.T > 0})
 		}
 		l.end = to
-		d := max(to-from, stepDur)
-		evs = append(evs, pfEvent{Name: e.Kind, Cat: "alert", Ph: "X", Ts: from, Dur: &d, Pid: 1, Tid: l.tid,
-			Args: map[string]any{"text": e.Text, "cleared": end != math.MaxInt64}})
+		a.tid = l.tid
+		p.alerts[e.Seq] = a
 	}
-	var openAlerts []*trace.Event // alerts not cleared in the window, to end with it
-	nMeta := len(evs)
-	instant := func(tid int, at float64, cat, name string, args map[string]any) {
-		evs = append(evs, pfEvent{Name: name, Cat: cat, Ph: "i", Ts: at, Pid: 1, Tid: tid, Scope: "t", Args: args})
+	var open []*trace.Event
+	for i := range alerts {
+		e := &alerts[i]
+		if c, ok := cleared[e.Seq]; ok && c <= w.To {
+			layout(e, c, true, 0)
+		} else {
+			open = append(open, e)
+		}
+	}
+	for i, e := range open {
+		layout(e, p.last+1, false, i)
+	}
+	return p, nil
+}
+
+func perfetto(out io.Writer, src Source, w Window, force bool) error {
+	plan, err := planPerfetto(src, w)
+	if err != nil {
+		return err
+	}
+	if plan.bytes > PerfettoMaxBytes && !force {
+		return &RefusedError{fmt.Sprintf("the Perfetto trace of %s would be about %s, over the %s that Perfetto's UI opens in a browser: "+
+			"narrow it with --from/--to or --nodes, or write it anyway with --force", windowName(w), sizeText(plan.bytes), sizeText(PerfettoMaxBytes))}
+	}
+	h := src.Header()
+	info := &h.Info
+	ids := w.IDs(info.IDs)
+	bw := bufio.NewWriterSize(out, 64<<10)
+	var line []byte
+	write := func(it *pfItem, comma bool) {
+		line = it.appendJSON(line[:0])
+		if comma {
+			line = append(line, ',')
+		}
+		line = append(line, '\n')
+		bw.Write(line)
+	}
+	var idx uint64
+	// The metadata that heads the file.
+	bw.WriteString(`{"displayTimeUnit":"ns","traceEvents":[` + "\n")
+	meta := func(name string, tid int, value string) *pfItem {
+		idx++
+		return &pfItem{name: name, ph: "M", tid: tid, idx: idx, args: appendJSONObject(nil, "name", value)}
+	}
+	write(meta("process_name", 0, fmt.Sprintf("clusterlab: %s (%s, seed %d)", info.Name, info.Algorithm, h.Seed)), true)
+	write(meta("thread_name", 0, "cluster"), true)
+	for _, id := range ids {
+		write(meta("thread_name", int(id), id.String()), true)
+	}
+	// The rest, in time order, as the window allows: an item waits in the heap
+	// until no item made later can come before it.
+	var pending pfHeap
+	var lastOut *pfItem // written once the next shows it is not the last
+	flushBelow := func(limit float64) {
+		for len(pending) > 0 && pending[0].ts < limit {
+			it := heap.Pop(&pending).(*pfItem)
+			if lastOut != nil {
+				write(lastOut, true)
+			}
+			lastOut = it
+		}
+	}
+	const late = 1 << 62 // made "at the end": after every item of its time
+	push := func(it *pfItem) *pfItem {
+		if it.idx == 0 {
+			idx++
+			it.idx = idx
+		}
+		heap.Push(&pending, it)
+		return it
+	}
+	for i, l := range plan.lanes {
+		if l.late {
+			push(&pfItem{name: "thread_name", ph: "M", tid: l.tid, idx: late + uint64(i), args: appendJSONObject(nil, "name", "alert "+l.kind)})
+		}
+	}
+	ts := func(us int64, off float64) float64 { return float64(us) + off }
+	instant := func(tid int, at float64, cat, name string, args []byte) {
+		push(&pfItem{name: name, cat: cat, ph: "i", ts: at, tid: tid, scope: "t", args: args})
 	}
 
 	// Node state, folded from the start.
@@ -137,7 +302,7 @@ func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
 		since float64  // when its last state slice began
 		open  []string // state slices open on its track, innermost last
 		stepT int64    // the time of its current step slice, or -1
-		step  int      // that slice's index in evs
+		step  *pfItem  // that slice
 	}
 	states := map[node.ID]*nodeState{}
 	for _, id := range info.IDs {
@@ -149,7 +314,7 @@ func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
 		s.open = append(s.open, name)
 		s.since = at
 		if emitting && w.Has(id) {
-			evs = append(evs, pfEvent{Name: name, Cat: "state", Ph: "B", Ts: at, Pid: 1, Tid: int(id)})
+			push(&pfItem{name: name, cat: "state", ph: "B", ts: at, tid: int(id)})
 		}
 	}
 	// end closes the slice name and any opened inside it, reopening those at
@@ -166,7 +331,7 @@ func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
 		inner := append([]string(nil), s.open[i+1:]...)
 		for j := len(s.open) - 1; j >= i; j-- {
 			if emitting && w.Has(id) {
-				evs = append(evs, pfEvent{Name: s.open[j], Cat: "state", Ph: "E", Ts: at, Pid: 1, Tid: int(id)})
+				push(&pfItem{name: s.open[j], cat: "state", ph: "E", ts: at, tid: int(id)})
 			}
 		}
 		s.open = s.open[:i]
@@ -180,34 +345,49 @@ func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
 		}
 		return "leader, term " + strconv.FormatInt(term, 10)
 	}
-	// step returns the node's step slice at e's time, starting one if needed.
+	// step counts e in its node's step slice at e's time, starting one if needed.
 	step := func(id node.ID, e *trace.Event, name string) {
 		s := states[id]
 		if s.stepT == e.T {
-			a := evs[s.step].Args
-			a["events"] = a["events"].(int) + 1
+			s.step.events++
 			return
 		}
-		d := stepDur
-		s.stepT, s.step = e.T, len(evs)
-		evs = append(evs, pfEvent{Name: name, Cat: "step", Ph: "X", Ts: ts(e.T, 0), Dur: &d, Pid: 1, Tid: int(id),
-			Args: map[string]any{"events": 1, "first seq": e.Seq}})
+		s.stepT = e.T
+		s.step = push(&pfItem{name: name, cat: "step", ph: "X", ts: ts(e.T, 0), dur: stepDur, hasDur: true, tid: int(id),
+			step: true, events: 1, firstSeq: e.Seq})
 	}
-	sends := map[uint64]int64{} // message → send time, for sends in the window
+	// Sends in the window whose deliveries may still draw a flow from them, in the
+	// order sent: the first one's time bounds what can still be made.
+	type sendAt struct {
+		t    int64
+		left int // its deliveries and drops still to come
+	}
+	sends := map[uint64]*sendAt{}
+	var sendOrder []uint64
 	flows := uint64(0)
 	last := int64(0)
-	for i := range t.Events {
-		e := &t.Events[i]
+	kept := false
+	tail, err := each(src, func(e *trace.Event) (bool, error) {
 		if malformed(e) {
-			continue
+			return false, nil
 		}
-		if e.T > w.To || (w.LastSeq != 0 && e.Seq > w.LastSeq) {
-			break
-		}
-		if e.Node != node.None && states[e.Node] == nil || e.IsMessage() && (states[e.From] == nil || states[e.To] == nil) {
-			continue // a node the header does not name
+		if w.past(e.T, e.Seq) {
+			return true, nil
 		}
 		keep := w.Keep(e)
+		kept = kept || keep
+		if e.Node != node.None && states[e.Node] == nil || e.IsMessage() && (states[e.From] == nil || states[e.To] == nil) {
+			return false, nil // a node the header does not name
+		}
+		// Write what nothing to come can precede.
+		for len(sendOrder) > 0 && sends[sendOrder[0]] == nil {
+			sendOrder = sendOrder[1:]
+		}
+		limit := ts(e.T, before)
+		if len(sendOrder) > 0 {
+			limit = min(limit, ts(sends[sendOrder[0]].t, flowAt))
+		}
+		flushBelow(limit)
 		if keep && !emitting {
 			// The window begins: open the slices already under way.
 			emitting = true
@@ -268,25 +448,35 @@ func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
 				step(e.Node, e, fmt.Sprintf("recover as incarnation %d", e.Inc))
 				instant(int(e.Node), at(stepDur), "fault", fmt.Sprintf("recover (incarnation %d)", e.Inc), nil)
 			}
+		case trace.Deliver, trace.Drop:
+			if sa := sends[e.MID]; sa != nil {
+				defer func() {
+					if sa.left--; sa.left <= 0 {
+						delete(sends, e.MID)
+					}
+				}()
+			}
 		}
 		if !keep {
-			continue
+			return false, nil
 		}
 		switch e.Ev {
 		case trace.Send:
 			step(e.From, e, "send "+msgLabel(e.Msg)+" to "+e.To.String())
-			sends[e.MID] = e.T
+			if n := plan.fates.of(e.MID); n > 0 {
+				sends[e.MID] = &sendAt{t: e.T, left: n}
+				sendOrder = append(sendOrder, e.MID)
+			}
 		case trace.Deliver:
 			if e.Local {
 				step(e.To, e, "self "+msgLabel(e.Msg))
 				break
 			}
 			step(e.To, e, "recv "+msgLabel(e.Msg)+" from "+e.From.String())
-			if sent, ok := sends[e.MID]; ok {
+			if sa := sends[e.MID]; sa != nil {
 				flows++
-				evs = append(evs,
-					pfEvent{Name: e.Msg.Type, Cat: "msg", Ph: "s", Ts: ts(sent, flowAt), Pid: 1, Tid: int(e.From), ID: flows},
-					pfEvent{Name: e.Msg.Type, Cat: "msg", Ph: "f", BP: "e", Ts: at(flowAt), Pid: 1, Tid: int(e.To), ID: flows})
+				push(&pfItem{name: e.Msg.Type, cat: "msg", ph: "s", ts: ts(sa.t, flowAt), tid: int(e.From), id: flows})
+				push(&pfItem{name: e.Msg.Type, cat: "msg", ph: "f", bp: "e", ts: at(flowAt), tid: int(e.To), id: flows})
 			}
 		case trace.Drop:
 			instant(int(e.To), at(stepDur), "drop", "lost "+msgLabel(e.Msg)+" from "+e.From.String()+" ("+e.Reason+")", nil)
@@ -315,22 +505,36 @@ func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
 		case trace.Marker:
 			instant(0, at(0), "marker", "marker: "+oneLine(e.Text), nil)
 		case trace.Alert:
-			instant(0, at(0), "alert", "alert "+e.Kind, map[string]any{"text": e.Text, "line": e.Seq})
-			if c, ok := cleared[e.Seq]; ok && c <= w.To {
-				alertSlice(e, c)
-			} else {
-				openAlerts = append(openAlerts, e)
+			args := appendJSONField(appendJSONField([]byte{'{'}, "line", strconv.AppendUint(nil, e.Seq, 10)), "text", appendJSONString(nil, e.Text))
+			instant(0, at(0), "alert", "alert "+e.Kind, append(args[:len(args)-1], '}'))
+			if a := plan.alerts[e.Seq]; a != nil {
+				if a.meta && !plan.lanes[a.lane].late {
+					push(&pfItem{name: "thread_name", ph: "M", tid: a.tid, args: appendJSONObject(nil, "name", "alert "+e.Kind)})
+				}
+				d := max(float64(a.end)-float64(e.T), stepDur)
+				args := appendJSONField(appendJSONField([]byte{'{'}, "cleared", strconv.AppendBool(nil, true)), "text", appendJSONString(nil, e.Text))
+				it := &pfItem{name: e.Kind, cat: "alert", ph: "X", ts: at(0), dur: d, hasDur: true, tid: a.tid, args: append(args[:len(args)-1], '}')}
+				if !a.cleared {
+					it.idx = late + uint64(len(plan.lanes)) + uint64(a.atEnd)
+				}
+				push(it)
 			}
 		case trace.AlertCleared:
-			instant(0, at(0), "alert", "alert cleared", map[string]any{"text": e.Text, "alert line": e.Ref})
+			args := appendJSONField(appendJSONField([]byte{'{'}, "alert line", strconv.AppendUint(nil, e.Ref, 10)), "text", appendJSONString(nil, e.Text))
+			instant(0, at(0), "alert", "alert cleared", append(args[:len(args)-1], '}'))
 		case trace.Detect:
-			instant(0, at(0), "detector", "every live node suspects "+e.Node.String(), map[string]any{"latency": e.Value})
+			instant(0, at(0), "detector", "every live node suspects "+e.Node.String(), appendJSONObject(nil, "latency", e.Value))
 		case trace.Expect:
-			instant(0, at(0), "expect", "expect "+oneLine(e.Text), map[string]any{"ok": e.OK != nil && *e.OK, "observed": e.Value})
+			args := appendJSONField(appendJSONField([]byte{'{'}, "observed", appendJSONString(nil, e.Value)), "ok", strconv.AppendBool(nil, e.OK != nil && *e.OK))
+			instant(0, at(0), "expect", "expect "+oneLine(e.Text), append(args[:len(args)-1], '}'))
 		}
+		return false, nil
+	})
+	if err != nil {
+		return err
 	}
-	for _, e := range openAlerts {
-		alertSlice(e, last+1)
+	if !kept {
+		return &RefusedError{"no events " + emptyText(tail, w)}
 	}
 	// Close what is still open just after the window's last event.
 	for _, id := range ids {
@@ -339,23 +543,146 @@ func perfettoMem(out io.Writer, t *trace.Trace, w Window) error {
 			end(id, ts(last+1, 0), 0, s.open[0])
 		}
 	}
-	// Sort by time, keeping the order of events at the same time (metadata first).
-	body := evs[nMeta:]
-	sort.SliceStable(body, func(i, j int) bool { return body[i].Ts < body[j].Ts })
-
-	bw := bufio.NewWriter(out)
-	bw.WriteString(`{"displayTimeUnit":"ns","traceEvents":[` + "\n")
-	for i := range evs {
-		b, err := json.Marshal(&evs[i])
-		if err != nil {
-			return err
-		}
-		bw.Write(b)
-		if i < len(evs)-1 {
-			bw.WriteByte(',')
-		}
-		bw.WriteByte('\n')
+	flushBelow(math.Inf(1))
+	if lastOut != nil {
+		write(lastOut, false)
 	}
 	bw.WriteString("]}\n")
 	return bw.Flush()
+}
+
+// appendJSON appends the item as encoding/json writes a pfEvent.
+func (it *pfItem) appendJSON(b []byte) []byte {
+	b = append(b, `{"name":`...)
+	b = appendJSONString(b, it.name)
+	if it.cat != "" {
+		b = append(b, `,"cat":`...)
+		b = appendJSONString(b, it.cat)
+	}
+	b = append(b, `,"ph":`...)
+	b = appendJSONString(b, it.ph)
+	b = append(b, `,"ts":`...)
+	b = appendJSONFloat(b, it.ts)
+	if it.hasDur {
+		b = append(b, `,"dur":`...)
+		b = appendJSONFloat(b, it.dur)
+	}
+	b = append(b, `,"pid":1,"tid":`...)
+	b = strconv.AppendInt(b, int64(it.tid), 10)
+	if it.id != 0 {
+		b = append(b, `,"id":`...)
+		b = strconv.AppendUint(b, it.id, 10)
+	}
+	if it.bp != "" {
+		b = append(b, `,"bp":`...)
+		b = appendJSONString(b, it.bp)
+	}
+	if it.scope != "" {
+		b = append(b, `,"s":`...)
+		b = appendJSONString(b, it.scope)
+	}
+	switch {
+	case it.step:
+		b = append(b, `,"args":{"events":`...)
+		b = strconv.AppendInt(b, int64(it.events), 10)
+		b = append(b, `,"first seq":`...)
+		b = strconv.AppendUint(b, it.firstSeq, 10)
+		b = append(b, '}')
+	case it.args != nil:
+		b = append(b, `,"args":`...)
+		b = append(b, it.args...)
+	}
+	return append(b, '}')
+}
+
+// appendJSONObject appends {"key":"value"}.
+func appendJSONObject(b []byte, key, value string) []byte {
+	b = append(b, '{')
+	b = appendJSONString(b, key)
+	b = append(b, ':')
+	b = appendJSONString(b, value)
+	return append(b, '}')
+}
+
+// appendJSONField appends "key":value, to an object being written (b ends with
+// { or a value); it leaves a comma, which the caller replaces with the closing }.
+func appendJSONField(b []byte, key string, value []byte) []byte {
+	b = appendJSONString(b, key)
+	b = append(b, ':')
+	b = append(b, value...)
+	return append(b, ',')
+}
+
+// appendJSONFloat appends f as encoding/json writes a float64.
+func appendJSONFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendJSONString appends s as encoding/json writes a string: quoted, with
+// quotes, backslashes and control characters escaped, <, > and & as \u escapes,
+// U+2028 and U+2029 escaped, and invalid UTF-8 as U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

@@ -223,19 +223,25 @@ func isMessageKind(ev string) bool {
 // duplicated (2). A writing pass asks it whether a message it has seen the end of
 // may still have another.
 type fates struct {
-	n    map[uint64]int32
-	open map[uint64]struct{} // while scanning: sent, and no end yet
+	n       map[uint64]int32
+	open    map[uint64]struct{} // while scanning: sent, and no end yet
+	maxSent uint64              // the highest message id sent so far
 }
 
 func newFates() *fates { return &fates{n: map[uint64]int32{}, open: map[uint64]struct{}{}} }
 
-// see counts p during the scan.
+// see counts p during the scan. An end whose message was never sent (a hand-made
+// trace's) is not counted: its id is higher than any sent so far (ids are
+// given in the order sent).
 func (f *fates) see(p *peek) {
-	switch {
-	case p.ev == trace.Send:
+	switch p.ev {
+	case trace.Send:
 		f.open[p.mid] = struct{}{}
-	case p.ev == trace.Deliver && p.local:
-	case p.ev == trace.Deliver || p.ev == trace.Drop:
+		f.maxSent = max(f.maxSent, p.mid)
+	case trace.Deliver, trace.Drop:
+		if p.mid == 0 || p.mid > f.maxSent {
+			return
+		}
 		if _, ok := f.open[p.mid]; ok {
 			delete(f.open, p.mid)
 		} else if n, ok := f.n[p.mid]; ok {
