@@ -68,7 +68,10 @@ func csvMessages(out io.Writer, src Source, w Window) error {
 	}
 	f.done()
 	type msg struct {
-		send          trace.Event
+		mid           uint64
+		msg           *node.Message
+		from, to      node.ID
+		t             int64 // sent
 		delivered     int64
 		deliveries    int
 		drop          string
@@ -76,15 +79,14 @@ func csvMessages(out io.Writer, src Source, w Window) error {
 		left          int // ends still to come
 	}
 	var queue []*msg // in the order sent; the first ones are written once complete
-	open := map[uint64]*msg{}
+	var open midMap[*msg]
 	var sp spool
 	defer sp.close()
 	used := make([]bool, len(PayloadColumns))
 	var cells [][]byte
 	var buf []byte
 	write := func(m *msg) error {
-		e := &m.send
-		row := [8]string{strconv.FormatUint(e.MID, 10), e.Msg.Type, e.From.String(), e.To.String(), seconds(e.T), "", "", ""}
+		row := [8]string{strconv.FormatUint(m.mid, 10), m.msg.Type, m.from.String(), m.to.String(), seconds(m.t), "", "", ""}
 		switch {
 		case m.local:
 			row[5], row[6] = seconds(m.delivered), FateLocal
@@ -95,12 +97,14 @@ func csvMessages(out io.Writer, src Source, w Window) error {
 		default:
 			row[6] = FateInFlight
 		}
-		p := payload(e.Msg, m.deliveries)
+		p := payload(m.msg, m.deliveries)
 		buf, cells = buf[:0], cells[:0]
-		for _, v := range append(row[:], p...) {
-			start := len(buf)
-			buf = appendCSVField(buf, v)
-			cells = append(cells, buf[start:len(buf):len(buf)])
+		for _, part := range [2][]string{row[:], p} {
+			for _, v := range part {
+				start := len(buf)
+				buf = appendCSVField(buf, v)
+				cells = append(cells, buf[start:len(buf):len(buf)])
+			}
 		}
 		for i, v := range p {
 			used[i] = used[i] || v != ""
@@ -126,7 +130,7 @@ func csvMessages(out io.Writer, src Source, w Window) error {
 		if w.past(e.T, e.Seq) {
 			past = true
 		}
-		if past && len(open) == 0 {
+		if past && open.size() == 0 {
 			return true, nil
 		}
 		keep := w.Keep(e)
@@ -136,13 +140,13 @@ func csvMessages(out io.Writer, src Source, w Window) error {
 			if !keep {
 				return false, nil
 			}
-			m := &msg{send: *e, left: f.of(e.MID)}
+			m := &msg{mid: e.MID, msg: e.Msg, from: e.From, to: e.To, t: e.T, left: f.of(e.MID)}
 			queue = append(queue, m)
 			if m.left > 0 {
-				open[e.MID] = m
+				open.put(e.MID, m)
 			}
 		case trace.Deliver, trace.Drop:
-			m := open[e.MID]
+			m, _ := open.get(e.MID)
 			if m == nil {
 				return false, nil // its send is outside the window
 			}
@@ -156,7 +160,7 @@ func csvMessages(out io.Writer, src Source, w Window) error {
 				m.drop = e.Reason
 			}
 			if m.left--; m.left <= 0 {
-				delete(open, e.MID)
+				open.del(e.MID)
 			}
 		default:
 			return false, nil

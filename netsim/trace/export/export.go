@@ -330,16 +330,29 @@ func parseDur(s string) (int64, error) {
 
 // seconds renders virtual time in µs as exact decimal seconds, without trailing
 // zeros: "3.155817", "100".
-func seconds(us int64) string {
-	sign := ""
+func seconds(us int64) string { return string(appendSeconds(nil, us)) }
+
+// appendSeconds appends seconds(us).
+func appendSeconds(b []byte, us int64) []byte {
 	if us < 0 {
-		sign, us = "-", -us
+		b = append(b, '-')
+		us = -us
 	}
-	s := strconv.FormatInt(us/1e6, 10)
+	b = strconv.AppendInt(b, us/1e6, 10)
 	if f := us % 1e6; f != 0 {
-		s += strings.TrimRight(fmt.Sprintf(".%06d", f), "0")
+		var d [7]byte
+		d[0] = '.'
+		for i := 6; i >= 1; i-- {
+			d[i] = byte('0' + f%10)
+			f /= 10
+		}
+		n := 7
+		for d[n-1] == '0' {
+			n--
+		}
+		b = append(b, d[:n]...)
 	}
-	return sign + s
+	return b
 }
 
 // sizeText renders a size in bytes for people: "340 MB", "1.2 GB".

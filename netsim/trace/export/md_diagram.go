@@ -39,6 +39,19 @@ type excerpt struct {
 	drawn       bool
 }
 
+// drawn reports whether an event of e's kind may draw a line or change what the
+// diagram folds: the others (sends, timers, logs, requests, actions, checks) are
+// not kept for an excerpt, which begins with a message.
+func drawn(e *trace.Event) bool {
+	switch e.Ev {
+	case trace.Send, trace.TimerEv, trace.Log, trace.Request, trace.Action, trace.Expect, trace.AlertCleared:
+		return false
+	case trace.Knob:
+		return e.Name == "slow"
+	}
+	return true
+}
+
 // qEvent is an event kept for a diagram, and whether it is one of its messages.
 type qEvent struct {
 	e   trace.Event
@@ -76,9 +89,11 @@ func (x *excerpt) see(e *trace.Event) {
 	if x.drawn {
 		return
 	}
-	x.q = append(x.q, qEvent{*e, msg})
-	if msg {
-		x.qMsgs++
+	if drawn(e) {
+		x.q = append(x.q, qEvent{*e, msg})
+		if msg {
+			x.qMsgs++
+		}
 	}
 	if x.anchor == nil {
 		// Only the last DiagramMessages messages may begin the diagram: fold

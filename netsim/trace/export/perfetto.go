@@ -97,19 +97,26 @@ type pfItem struct {
 	firstSeq uint64
 }
 
-// pfHeap orders the items made and not yet written by (ts, idx).
-type pfHeap []*pfItem
+// pfHeap orders the items made and not yet written by (ts, idx), their keys
+// beside them so that ordering reads no item.
+type pfHeap []pfKey
+
+type pfKey struct {
+	ts  float64
+	idx uint64
+	it  *pfItem
+}
 
 func (h pfHeap) Len() int { return len(h) }
 func (h pfHeap) Less(i, j int) bool {
 	return h[i].ts < h[j].ts || h[i].ts == h[j].ts && h[i].idx < h[j].idx
 }
 func (h pfHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *pfHeap) Push(x any)   { *h = append(*h, x.(*pfItem)) }
+func (h *pfHeap) Push(x any)   { *h = append(*h, x.(pfKey)) }
 func (h *pfHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
-	old[len(old)-1] = nil
+	old[len(old)-1] = pfKey{}
 	*h = old[:len(old)-1]
 	return x
 }
@@ -240,7 +247,7 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 	h := src.Header()
 	info := &h.Info
 	ids := w.IDs(info.IDs)
-	bw := bufio.NewWriterSize(out, 64<<10)
+	bw := bufio.NewWriterSize(out, 1<<20)
 	var line []byte
 	write := func(it *pfItem, comma bool) {
 		line = it.appendJSON(line[:0])
@@ -268,7 +275,7 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 	var lastOut *pfItem // written once the next shows it is not the last
 	flushBelow := func(limit float64) {
 		for len(pending) > 0 && pending[0].ts < limit {
-			it := heap.Pop(&pending).(*pfItem)
+			it := heap.Pop(&pending).(pfKey).it
 			if lastOut != nil {
 				write(lastOut, true)
 			}
@@ -281,7 +288,7 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 			idx++
 			it.idx = idx
 		}
-		heap.Push(&pending, it)
+		heap.Push(&pending, pfKey{it.ts, it.idx, it})
 		return it
 	}
 	for i, l := range plan.lanes {
@@ -362,7 +369,7 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 		t    int64
 		left int // its deliveries and drops still to come
 	}
-	sends := map[uint64]*sendAt{}
+	var sends midMap[*sendAt]
 	var sendOrder []uint64
 	flows := uint64(0)
 	last := int64(0)
@@ -380,12 +387,13 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 			return false, nil // a node the header does not name
 		}
 		// Write what nothing to come can precede.
-		for len(sendOrder) > 0 && sends[sendOrder[0]] == nil {
-			sendOrder = sendOrder[1:]
-		}
 		limit := ts(e.T, before)
-		if len(sendOrder) > 0 {
-			limit = min(limit, ts(sends[sendOrder[0]].t, flowAt))
+		for len(sendOrder) > 0 {
+			if sa, ok := sends.get(sendOrder[0]); ok {
+				limit = min(limit, ts(sa.t, flowAt))
+				break
+			}
+			sendOrder = sendOrder[1:]
 		}
 		flushBelow(limit)
 		if keep && !emitting {
@@ -449,10 +457,10 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 				instant(int(e.Node), at(stepDur), "fault", fmt.Sprintf("recover (incarnation %d)", e.Inc), nil)
 			}
 		case trace.Deliver, trace.Drop:
-			if sa := sends[e.MID]; sa != nil {
+			if sa, _ := sends.get(e.MID); sa != nil {
 				defer func() {
 					if sa.left--; sa.left <= 0 {
-						delete(sends, e.MID)
+						sends.del(e.MID)
 					}
 				}()
 			}
@@ -464,7 +472,7 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 		case trace.Send:
 			step(e.From, e, "send "+msgLabel(e.Msg)+" to "+e.To.String())
 			if n := plan.fates.of(e.MID); n > 0 {
-				sends[e.MID] = &sendAt{t: e.T, left: n}
+				sends.put(e.MID, &sendAt{t: e.T, left: n})
 				sendOrder = append(sendOrder, e.MID)
 			}
 		case trace.Deliver:
@@ -473,7 +481,7 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 				break
 			}
 			step(e.To, e, "recv "+msgLabel(e.Msg)+" from "+e.From.String())
-			if sa := sends[e.MID]; sa != nil {
+			if sa, _ := sends.get(e.MID); sa != nil {
 				flows++
 				push(&pfItem{name: e.Msg.Type, cat: "msg", ph: "s", ts: ts(sa.t, flowAt), tid: int(e.From), id: flows})
 				push(&pfItem{name: e.Msg.Type, cat: "msg", ph: "f", bp: "e", ts: at(flowAt), tid: int(e.To), id: flows})

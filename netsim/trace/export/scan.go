@@ -224,11 +224,11 @@ func isMessageKind(ev string) bool {
 // may still have another.
 type fates struct {
 	n       map[uint64]int32
-	open    map[uint64]struct{} // while scanning: sent, and no end yet
-	maxSent uint64              // the highest message id sent so far
+	open    midMap[struct{}] // while scanning: sent, and no end yet
+	maxSent uint64           // the highest message id sent so far
 }
 
-func newFates() *fates { return &fates{n: map[uint64]int32{}, open: map[uint64]struct{}{}} }
+func newFates() *fates { return &fates{n: map[uint64]int32{}} }
 
 // see counts p during the scan. An end whose message was never sent (a hand-made
 // trace's) is not counted: its id is higher than any sent so far (ids are
@@ -236,14 +236,14 @@ func newFates() *fates { return &fates{n: map[uint64]int32{}, open: map[uint64]s
 func (f *fates) see(p *peek) {
 	switch p.ev {
 	case trace.Send:
-		f.open[p.mid] = struct{}{}
+		f.open.put(p.mid, struct{}{})
 		f.maxSent = max(f.maxSent, p.mid)
 	case trace.Deliver, trace.Drop:
 		if p.mid == 0 || p.mid > f.maxSent {
 			return
 		}
-		if _, ok := f.open[p.mid]; ok {
-			delete(f.open, p.mid)
+		if _, ok := f.open.get(p.mid); ok {
+			f.open.del(p.mid)
 		} else if n, ok := f.n[p.mid]; ok {
 			f.n[p.mid] = n + 1
 		} else {
@@ -254,10 +254,8 @@ func (f *fates) see(p *peek) {
 
 // done ends the scan.
 func (f *fates) done() {
-	for mid := range f.open {
-		f.n[mid] = 0
-	}
-	f.open = nil
+	f.open.each(func(mid uint64, _ struct{}) { f.n[mid] = 0 })
+	f.open = midMap[struct{}]{}
 }
 
 // of is how many ends message mid has in the whole recording.
@@ -305,3 +303,91 @@ func scan(src Source, decode func(ev string) bool, f func(p *peek, e *trace.Even
 		f(&p, full)
 	}
 }
+
+// midMap maps message ids to values for the messages on their way. Ids are given
+// in the order sent and most messages arrive soon, so it is a window of slots from
+// the oldest id still in it to the newest, not a hash map; an id far outside the
+// window (a hand-made trace's) goes to a map beside it.
+type midMap[V any] struct {
+	base uint64 // the id of slot 0
+	vals []V
+	has  []bool
+	n    int // ids in the window
+	far  map[uint64]V
+}
+
+// farSlots is how far past its newest id the window grows for a new one.
+const farSlots = 1 << 20
+
+func (m *midMap[V]) slot(mid uint64) (int, bool) {
+	if m.n == 0 && len(m.far) == 0 {
+		m.base, m.vals, m.has = mid, m.vals[:0], m.has[:0]
+	}
+	if mid < m.base || mid-m.base >= uint64(len(m.vals))+farSlots {
+		return 0, false
+	}
+	return int(mid - m.base), true
+}
+
+// put sets mid's value.
+func (m *midMap[V]) put(mid uint64, v V) {
+	i, ok := m.slot(mid)
+	if !ok {
+		if m.far == nil {
+			m.far = map[uint64]V{}
+		}
+		m.far[mid] = v
+		return
+	}
+	for len(m.vals) <= i {
+		var zero V
+		m.vals, m.has = append(m.vals, zero), append(m.has, false)
+	}
+	if !m.has[i] {
+		m.n++
+	}
+	m.vals[i], m.has[i] = v, true
+}
+
+// get is mid's value.
+func (m *midMap[V]) get(mid uint64) (V, bool) {
+	if mid >= m.base && mid-m.base < uint64(len(m.vals)) && m.has[mid-m.base] {
+		return m.vals[mid-m.base], true
+	}
+	v, ok := m.far[mid]
+	return v, ok
+}
+
+// del removes mid, and the window's slots before its oldest id.
+func (m *midMap[V]) del(mid uint64) {
+	if mid >= m.base && mid-m.base < uint64(len(m.vals)) && m.has[mid-m.base] {
+		i := mid - m.base
+		var zero V
+		m.vals[i], m.has[i] = zero, false
+		m.n--
+		k := 0
+		for k < len(m.has) && !m.has[k] {
+			k++
+		}
+		if k > 0 {
+			m.vals, m.has, m.base = m.vals[k:], m.has[k:], m.base+uint64(k)
+		}
+		return
+	}
+	delete(m.far, mid)
+}
+
+// each hands every id and value to f.
+func (m *midMap[V]) each(f func(mid uint64, v V)) {
+	for i, ok := range m.has {
+		if ok {
+			f(m.base+uint64(i), m.vals[i])
+		}
+	}
+	for mid, v := range m.far {
+		f(mid, v)
+	}
+}
+
+// size is how many ids it holds.
+func (m *midMap[V]) size() int { return m.n + len(m.far) }

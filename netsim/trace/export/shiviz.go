@@ -115,8 +115,9 @@ func planShiViz(src Source, w Window) (*shivizPlan, error) {
 	for i := range past {
 		past[i] = make([]uint64, words)
 	}
-	sent := map[uint64][]uint64{} // a message's sender's past at its send, until its last end
-	left := map[uint64]int{}
+	// A message's sender's past at its send, until its first end (the count of
+	// its ends is known only once this reading is over).
+	var sent midMap[[]uint64]
 	logged := make([]uint64, len(ids))
 	digits := 1
 	p := &shivizPlan{fates: newFates(), late: map[uint64]lostAt{}}
@@ -146,8 +147,8 @@ func planShiViz(src Source, w Window) (*shivizPlan, error) {
 		}
 		p.fates.see(pk)
 		if isMessageKind(pk.ev) && pk.ev != trace.Send {
-			if n, ok := left[pk.mid]; ok {
-				if c := sent[pk.mid]; pk.ev == trace.Deliver && !pk.local && w.keepPeek(pk) {
+			if c, ok := sent.get(pk.mid); ok {
+				if pk.ev == trace.Deliver && !pk.local && w.keepPeek(pk) {
 					if h, ok := idx[pk.to]; ok {
 						for j := range c {
 							if add := c[j] &^ past[h][j]; add != 0 {
@@ -162,12 +163,7 @@ func planShiViz(src Source, w Window) (*shivizPlan, error) {
 						}
 					}
 				}
-				if n <= 1 {
-					delete(left, pk.mid)
-					delete(sent, pk.mid)
-				} else {
-					left[pk.mid] = n - 1
-				}
+				sent.del(pk.mid)
 			}
 		}
 		if !w.keepPeek(pk) {
@@ -201,8 +197,7 @@ func planShiViz(src Source, w Window) (*shivizPlan, error) {
 			if h, ok := idx[id]; ok {
 				log(h)
 				if pk.ev == trace.Send {
-					sent[pk.mid] = slices.Clone(past[h])
-					left[pk.mid] = 1 // counted down by the ends; the real count is known only at the end
+					sent.put(pk.mid, slices.Clone(past[h]))
 				}
 			}
 		}
@@ -244,7 +239,7 @@ func shiviz(out io.Writer, src Source, w Window, force bool) error {
 		own  uint64
 		left int // ends still to come
 	}
-	sent := map[uint64]*sentClock{}
+	var sent midMap[*sentClock]
 	snaps := make([][]uint64, len(ids)) // per host: its clock's last snapshot, nil once changed by a receive
 
 	bw.WriteString(ShiVizRegex + "\n\n") // not flushed if nothing is logged
@@ -333,10 +328,10 @@ func shiviz(out io.Writer, src Source, w Window, force bool) error {
 		if e.Ev == trace.Deliver || e.Ev == trace.Drop {
 			// Every end counts down, in the window or not: the send's clock is
 			// kept until the last.
-			if s := sent[e.MID]; s != nil {
+			if s, _ := sent.get(e.MID); s != nil {
 				defer func() {
 					if s.left--; s.left <= 0 {
-						delete(sent, e.MID)
+						sent.del(e.MID)
 					}
 				}()
 			}
@@ -380,14 +375,14 @@ func shiviz(out io.Writer, src Source, w Window, force bool) error {
 				if snaps[h] == nil {
 					snaps[h] = slices.Clone(clocks[h])
 				}
-				sent[e.MID] = &sentClock{snap: snaps[h], h: h, own: clocks[h][h], left: n}
+				sent.put(e.MID, &sentClock{snap: snaps[h], h: h, own: clocks[h][h], left: n})
 			}
 		case trace.Deliver:
 			if e.Local {
 				log(h, fmt.Sprintf("self %s%s", msgLabel(e.Msg), at))
 				break
 			}
-			if s := sent[e.MID]; s != nil {
+			if s, _ := sent.get(e.MID); s != nil {
 				own := clocks[h]
 				for j, v := range s.snap {
 					if j == s.h {
