@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
