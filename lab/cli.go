@@ -17,6 +17,7 @@ import (
 	"time"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/explore"
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
@@ -234,8 +235,9 @@ func (c *runCmd) Run() error {
 }
 
 type replayCmd struct {
-	File  string  `arg:"" help:"${help_replay_file}" type:"existingfile"`
-	Speed float64 `help:"${help_replay_speed}" default:"1"`
+	File    string  `arg:"" help:"${help_replay_file}" type:"existingfile"`
+	Speed   float64 `help:"${help_replay_speed}" default:"1"`
+	AtAlert *bool   `name:"at-alert" negatable:"" help:"${help_replay_atalert}"`
 }
 
 func (c *replayCmd) Run() error {
@@ -245,6 +247,14 @@ func (c *replayCmd) Run() error {
 	}
 	defer r.Close()
 	r.SetSpeed(c.Speed)
+	// A finding of explore or shrink opens where it breaks.
+	atAlert := strings.HasPrefix(r.Header.Info.Description, explore.FoundBy)
+	if c.AtAlert != nil {
+		atAlert = *c.AtAlert
+	}
+	if t, ok := r.FirstAlert(); atAlert && ok {
+		r.SeekTime(t)
+	}
 	seed := r.Header.Seed
 	return tui.Run(r, tui.Options{Title: r.Header.Info.Name, Seed: &seed, File: c.File, Lang: ui})
 }
@@ -293,6 +303,8 @@ type cmdLine struct {
 	New     newCmd     `cmd:"" help:"${help_cmd_new}"`
 	Check   checkCmd   `cmd:"" help:"${help_cmd_check}"`
 	Grade   gradeCmd   `cmd:"" help:"${help_cmd_grade}"`
+	Explore exploreCmd `cmd:"" help:"${help_cmd_explore}"`
+	Shrink  shrinkCmd  `cmd:"" help:"${help_cmd_shrink}"`
 }
 
 // args is the command line Main was given, for the outputs that name the command

@@ -80,6 +80,10 @@ func (c *counts) types() []string {
 // Sent is how many messages of type typ were sent so far.
 func (w *World) Sent(typ string) int { return w.counts.sent(typ) }
 
+// Alerts lists the alerts raised so far, in the order raised, each with how it
+// ended if it did. The list is the world's: read it, do not keep it past the next run.
+func (w *World) Alerts() []AlertRecord { return w.alerts.list }
+
 // alertLog keeps every alert raised.
 type alertLog struct {
 	list []AlertRecord

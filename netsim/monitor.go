@@ -509,6 +509,10 @@ func (m *monitors) termSplit(t int64) {
 	}
 }
 
+// Settle is how long live processes may go without agreeing on a live leader
+// after GST before no-leader is raised: Monitors.Settle, resolved when automatic.
+func (w *World) Settle() time.Duration { return w.mon.settle() }
+
 // settle is how long live processes may go without agreeing on a live leader after
 // GST: Monitors.Settle, or with SettleAuto the longer of 3 s and three times the
 // longest chain of messages an announcement needs, each taking the longest delay

@@ -75,7 +75,12 @@ type Replay struct {
 	timers    atomic.Pointer[Timers]
 	note      string
 	timersRan chan struct{}
+	// firstAlert is the time of the recording's first alert (µs), or -1.
+	firstAlert int64
 }
+
+// FirstAlert is the virtual time (µs) of the recording's first alert, if it has one.
+func (r *Replay) FirstAlert() (int64, bool) { return r.firstAlert, r.firstAlert >= 0 }
 
 // block is where an event's line starts in the content and its time.
 type block struct {
@@ -122,7 +127,7 @@ func indexReplay(path string, src *source, content io.Reader) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Replay{Name: path, Header: rd.Header, src: src, paused: true, speed: 1, tblock: -1,
+	r := &Replay{Name: path, Header: rd.Header, src: src, paused: true, speed: 1, tblock: -1, firstAlert: -1,
 		done: make(chan struct{}), exited: make(chan struct{}), timersRan: make(chan struct{})}
 	x := r.newIndexer(checkpointEvery)
 	for {
@@ -135,6 +140,9 @@ func indexReplay(path string, src *source, content io.Reader) (*Replay, error) {
 		}
 		if r.n%blockEvents == 0 {
 			r.blocks = append(r.blocks, block{off: rd.Offset(), t: e.T})
+		}
+		if e.Ev == trace.Alert && r.firstAlert < 0 {
+			r.firstAlert = e.T
 		}
 		x.add(r.n, e)
 		r.n++
