@@ -1,9 +1,9 @@
 package explore
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -138,11 +138,11 @@ func (b *Base) baseActions(seed uint64) ([]netsim.Timed, error) {
 // sortTimed puts actions in time order, keeping the order of those at one time, as
 // the world does.
 func sortTimed(ts []netsim.Timed) {
-	sort.SliceStable(ts, func(i, j int) bool { return ts[i].At < ts[j].At })
+	slices.SortStableFunc(ts, func(a, b netsim.Timed) int { return cmp.Compare(a.At, b.At) })
 }
 
 func sortScripted(ts []scripted) {
-	sort.SliceStable(ts, func(i, j int) bool { return ts[i].At < ts[j].At })
+	slices.SortStableFunc(ts, func(a, b scripted) int { return cmp.Compare(a.At, b.At) })
 }
 
 // requestWhat is what a request of the family asks for: "cs", "election", or "" for

@@ -95,6 +95,7 @@ type search struct {
 	until, horizon time.Duration
 	ctx            context.Context
 	start          time.Time
+	allVerbs       []string // what random mode draws from (verbs)
 }
 
 // newSearch checks the options against the scenario.
@@ -152,6 +153,7 @@ func newSearch(ctx context.Context, b *Base, o Options) (*search, error) {
 		}
 		s.horizon = s.until - l
 	}
+	s.allVerbs = s.verbs()
 	return s, nil
 }
 

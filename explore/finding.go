@@ -152,7 +152,7 @@ func (w *writer) finding(n int, f *Finding) (FindingJSON, error) {
 		return FindingJSON{}, err
 	}
 	md := fmt.Sprintf("# %s: %s (%s)\n\n%s\n\n%s\n%s\n", strings.TrimSuffix(tomlName, ".toml"), w.l.T("explore.meaning."+x.Kind), x.Kind, tale,
-		w.l.F("explore.md.found", w.res.Mode, w.res.unit(), f.Run, w.res.Seed, f.Shrink.Before, f.Shrink.After),
+		w.l.F("explore.md.found", w.res.Mode, w.l.T("explore.unit."+w.res.unit()), f.Run, w.res.Seed, f.Shrink.Before, f.Shrink.After),
 		w.l.F("explore.md.open", traceName, tomlName))
 	if err := w.writeFile(mdName, []byte(md)); err != nil {
 		return FindingJSON{}, err

@@ -183,11 +183,12 @@ func (s *search) draw(seed uint64) (*Variant, Profile, error) {
 		return nil, Profile{}, err
 	}
 	v := &Variant{Seed: seed, Until: s.until}
-	d := &drawer{s: s, r: rand.New(rand.NewPCG(seed, 0x70726f66696c65)), horizon: s.horizon, window: s.b.Window} // "profile"
+	d := &drawer{s: s, r: rand.New(rand.NewPCG(seed, 0x70726f66696c65)), horizon: s.horizon, window: s.b.Window, // "profile"
+		out: make([]netsim.Timed, 0, maxDrawn+len(s.b.IDs))}
 	var p Profile
 	// Swarm testing (Groce et al., ISSTA 2012): each run uses a random subset of
 	// the verbs, so that one kind of fault is not always drowned by the others.
-	all := s.verbs()
+	all := s.allVerbs
 	var on []string
 	for _, k := range all {
 		if d.r.IntN(2) == 0 {
@@ -224,7 +225,7 @@ func (s *search) draw(seed uint64) (*Variant, Profile, error) {
 	if s.faults.network {
 		s.drawNet(d, v, &p)
 	}
-	v.Actions = append(base, d.out...)
+	v.Actions = append(slices.Grow(base, len(d.out)), d.out...)
 	sortTimed(v.Actions)
 	if s.props.liveness {
 		v.Tail = s.b.healTail(v, s.horizon)

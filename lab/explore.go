@@ -112,7 +112,7 @@ func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 		fmt.Println(ui.F("explore.storms", rep.Storms))
 	}
 	runs := netsim.Thousands(rep.Runs)
-	secs := fmt.Sprintf("%.1f s", took.Seconds())
+	secs := seconds(took)
 	if len(rep.Findings) == 0 {
 		switch {
 		case rep.Mode == explore.ModeSystematic && rep.Stopped == "exhausted":
@@ -125,9 +125,16 @@ func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 		fmt.Println(ui.F("explore.nothing", out))
 		return nil
 	}
-	msg := ui.F("explore.found", len(rep.Findings), runs, secs, out)
-	fmt.Println(msg)
-	return &exitError{1, errors.New(msg)}
+	fmt.Println(ui.F("explore.found", len(rep.Findings), runs, secs, out))
+	return &exitError{1, errors.New(ui.F("explore.err.found", len(rep.Findings), out, rep.Findings[0].File))}
+}
+
+// seconds writes a wall time for people: 1.2 s, 0.05 s.
+func seconds(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
 }
 
 // exploreError is bad input (exit 2) for the search's own refusals, else 1.
@@ -185,7 +192,7 @@ func (c *exploreMergeCmd) Run() error {
 	}
 	fmt.Println(ui.F("explore.merged", len(rep.Findings), netsim.Thousands(rep.Runs), c.Out))
 	if len(rep.Findings) > 0 {
-		return &exitError{1, fmt.Errorf("%d finding(s); see %s/", len(rep.Findings), c.Out)}
+		return &exitError{1, errors.New(ui.F("explore.err.found", len(rep.Findings), c.Out, rep.Findings[0].File))}
 	}
 	return nil
 }
@@ -228,7 +235,7 @@ func (c *shrinkCmd) Run() error {
 		return exploreError(err)
 	}
 	fmt.Println(ui.F("shrink.done", c.File, r.Violation.Kind, clockUS(r.Violation.At.Microseconds()), r.Stats.Before, r.Stats.After,
-		fmt.Sprintf("%.1f s", time.Since(start).Seconds()), out))
+		seconds(time.Since(start)), out))
 	fmt.Println("  " + story)
 	if !r.Stats.Fixpoint {
 		fmt.Println(ui.T("shrink.notmin"))

@@ -49,6 +49,9 @@ func init() {
 			"explore.finding":          "%s: %s at %s, shrunk from %d to %d actions",
 			"explore.storms":           "%d runs stopped on an event storm (see --max-pending)",
 			"explore.merged":           "%d finding(s) in %s runs; outputs in %s/",
+			"explore.err.found":        "found %d violation(s): see %s/%s.md",
+			"explore.unit.run":         "run",
+			"explore.unit.schedule":    "schedule",
 			"shrink.done":              "%s: %s at %s, shrunk from %d to %d actions in %s; wrote %s",
 			"shrink.notmin":            "the time budget ran out before a fixpoint: the result may not be minimal (try a longer --time)",
 
@@ -133,6 +136,9 @@ func init() {
 			"explore.finding":          "%s: %s em %s, reduzido de %d para %d ações",
 			"explore.storms":           "%d execuções pararam numa tempestade de eventos (veja --max-pending)",
 			"explore.merged":           "%d achado(s) em %s execuções; saídas em %s/",
+			"explore.err.found":        "encontrou %d violação(ões): veja %s/%s.md",
+			"explore.unit.run":         "execução",
+			"explore.unit.schedule":    "escalonamento",
 			"shrink.done":              "%s: %s em %s, reduzido de %d para %d ações em %s; gravado %s",
 			"shrink.notmin":            "o tempo acabou antes de um ponto fixo: o resultado pode não ser mínimo (tente um --time maior)",
 
@@ -217,6 +223,9 @@ func init() {
 			"explore.finding":          "%s: %s en %s, reducido de %d a %d acciones",
 			"explore.storms":           "%d ejecuciones pararon en una tormenta de eventos (vea --max-pending)",
 			"explore.merged":           "%d hallazgo(s) en %s ejecuciones; salidas en %s/",
+			"explore.err.found":        "encontró %d violación(es): vea %s/%s.md",
+			"explore.unit.run":         "ejecución",
+			"explore.unit.schedule":    "planificación",
 			"shrink.done":              "%s: %s en %s, reducido de %d a %d acciones en %s; guardado %s",
 			"shrink.notmin":            "el tiempo se acabó antes de un punto fijo: el resultado puede no ser mínimo (pruebe un --time mayor)",
 

@@ -1,0 +1,124 @@
+package lab
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFindingBugsPage runs docs/finding-bugs.md as a student would: its scenario
+// saved under the name the page gives, then every command in page order in one
+// folder, each with the exit code its comment announces ("exits 1"), the
+// dashboards under tmux, and the output the page shows (times of the wall clock
+// aside) compared with what the command prints.
+func TestFindingBugsPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs every command of docs/finding-bugs.md; skipped in -short mode")
+	}
+	page := "../docs/finding-bugs.md"
+	dir, bin := buildBinary(t)
+	blocks := docBlocks(t, page)
+	wrote := false
+	for _, b := range blocks {
+		if b.lang == "toml" && regexp.MustCompile(`(?m)^algorithm\s*=`).MatchString(b.text) {
+			writeFile(t, filepath.Join(dir, "triangle.toml"), b.text)
+			wrote = true
+			break
+		}
+	}
+	if !wrote {
+		t.Fatalf("%s shows no scenario", page)
+	}
+	page, _ = filepath.Abs(page)
+	t.Chdir(dir) // the parser checks files from the working folder
+	wallTime := regexp.MustCompile(`\(\d+(\.\d+)? s\)`)
+	tmuxOK := true
+	if _, err := exec.LookPath("tmux"); err != nil {
+		tmuxOK = false
+	}
+	var last string // the output of the last command run
+	for i, b := range blocks {
+		switch b.lang {
+		case "text":
+			// Shown output: the previous block's last command printed it.
+			if i == 0 || blocks[i-1].lang != "sh" {
+				continue
+			}
+			want := wallTime.ReplaceAllString(strings.TrimSpace(b.text), "(T)")
+			got := wallTime.ReplaceAllString(strings.TrimSpace(last), "(T)")
+			if want != got {
+				t.Errorf("%s:%d: the page shows\n%s\nthe command prints\n%s", page, b.line, want, got)
+			}
+		case "sh":
+			run, templated := commands(b)
+			for _, c := range templated {
+				if _, err := cliParser().Parse(untemplate(c.args)); err != nil {
+					t.Errorf("%s:%d: clusterlab %s: %v", page, c.line, strings.Join(c.args, " "), err)
+				}
+			}
+			for _, c := range run {
+				if _, err := cliParser().Parse(c.args); err != nil {
+					t.Fatalf("%s:%d: clusterlab %s: %v", page, c.line, strings.Join(c.args, " "), err)
+				}
+				if dashboard(c.args) {
+					if !tmuxOK {
+						t.Logf("%s:%d: tmux is not installed: the dashboard command is only parsed", page, c.line)
+						continue
+					}
+					screen := dashboardScreen(t, dir, bin, c.args)
+					if c.args[0] == "replay" && !strings.Contains(screen, "t=3.000s") {
+						t.Errorf("%s:%d: replay does not open at the finding's alert (3.000s):\n%s", page, c.line, screen)
+					}
+					continue
+				}
+				want := 0
+				if strings.HasPrefix(c.comment, "exits 1") {
+					want = 1
+				}
+				out, code := runCLI(t, dir, bin, c.args...)
+				if code != want {
+					t.Fatalf("%s:%d: clusterlab %s exits %d, the page says %d:\n%s", page, c.line, strings.Join(c.args, " "), code, want, out)
+				}
+				// What the page shows is stdout; the last line on stderr repeats
+				// the verdict.
+				lines := strings.Split(strings.TrimSpace(out), "\n")
+				if code == 1 && len(lines) > 1 && strings.HasPrefix(lines[len(lines)-1], "clusterlab: ") {
+					lines = lines[:len(lines)-1]
+				}
+				last = strings.Join(lines, "\n")
+			}
+		}
+	}
+}
+
+// dashboardScreen opens a dashboard command under tmux, waits for its header,
+// captures the screen, quits with q, and returns the screen.
+func dashboardScreen(t *testing.T, dir, bin string, args []string) string {
+	t.Helper()
+	session := fmt.Sprintf("clusterlab-doc-%d", time.Now().UnixNano())
+	tmux := func(a ...string) (string, error) {
+		out, err := exec.Command("tmux", a...).CombinedOutput()
+		return string(out), err
+	}
+	cmd := append([]string{"new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, "env", "TERM=xterm-256color", bin}, args...)
+	if out, err := tmux(cmd...); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	defer tmux("kill-session", "-t", session)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		screen, err := tmux("capture-pane", "-p", "-t", session)
+		if err == nil && strings.Contains(screen, " │ t=") {
+			tmux("send-keys", "-t", session, "q")
+			return screen
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("clusterlab %s: no dashboard after 20 s; screen:\n%s", strings.Join(args, " "), screen)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
