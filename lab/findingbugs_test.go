@@ -122,3 +122,35 @@ func dashboardScreen(t *testing.T, dir, bin string, args []string) string {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestExploreExitCodes: explore and shrink exit 2 on bad input, with the file's
+// line and column for a scenario's mistake or the flag's name; explore exits 0
+// when it finds nothing and 1 when it finds a violation; an output folder that
+// holds a search is not overwritten.
+func TestExploreExitCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped in -short mode")
+	}
+	dir, bin := buildBinary(t)
+	writeFile(t, filepath.Join(dir, "bad.toml"), "name = \"bad\"\nalgorithm = \"ricart\"\nnodes = 3\n\n[[script]]\nat = \"1s\"\ndo = \"hold n1->n9\"\n")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"explore", "bad.toml"}, 2, "bad.toml:7:16: found \"n9\""},
+		{[]string{"explore", "--preset", "ricart", "--mode", "bfs"}, 2, `--mode: found "bfs"`},
+		{[]string{"explore", "--preset", "ricart", "--faults", "disk"}, 2, `--faults: found "disk"`},
+		{[]string{"explore", "--preset", "ricart", "--shard", "3/2"}, 2, `--shard: found "3/2"`},
+		{[]string{"explore", "--preset", "ricart", "--faults", "network", "--runs", "50", "--out", "none"}, 0, "no violation in 50 runs"},
+		{[]string{"explore", "--preset", "ricart", "--faults", "network", "--runs", "50", "--out", "none"}, 2, "none/explore.json already exists"},
+		{[]string{"explore", "--preset", "ricart-priority", "--runs", "50", "--out", "found"}, 1, "found 1 violation(s): see found/finding-1.md"},
+		{[]string{"shrink", "found/finding-1.toml", "--out", "small.toml"}, 0, "wrote small.toml"},
+		{[]string{"shrink", "bad.toml"}, 2, "bad.toml:7:16"},
+	} {
+		out, code := runCLI(t, dir, bin, c.args...)
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("clusterlab %s: exit %d, expected %d with %q:\n%s", strings.Join(c.args, " "), code, c.code, c.want, out)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,5 +48,37 @@ func TestVerifyMessageActions(t *testing.T) {
 	edited[at] = strings.Replace(edited[at], "drop #16", "drop #15", 1)
 	if v := verify(t, write(t, dir, "edited.jsonl", rehash(edited), 0), false); v.OK {
 		t.Fatal("a recording whose drop names another message verifies")
+	}
+}
+
+// TestLiveMessageActions: the dashboard's : line takes the message-level actions
+// and swizzle; the live recording holds them as user actions and verifies.
+func TestLiveMessageActions(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "live.jsonl")
+	l := recordingLive(t, path)
+	defer l.Close()
+	for _, cmd := range []string{"hold n1->n2", "swizzle 200ms", "dup #40", "delay #41 30ms", "deliver #42", "drop #43", "release n1->n2"} {
+		if err := l.Do(cmd); err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+	}
+	if err := l.Do("drop 43"); err == nil || !strings.Contains(err.Error(), "expected a message's id") {
+		t.Errorf("a bad message id gave %v", err)
+	}
+	at := l.Snapshot().T
+	waitFor(t, l, "the swizzle's end", func() bool { return l.Snapshot().T > at+3e5 })
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if v := verify(t, path, false); !v.OK {
+		t.Fatalf("the live recording with message actions: %+v", v)
+	}
+	data, _ := os.ReadFile(path)
+	// The encoder writes > as \u003e, as encoding/json does.
+	for _, want := range []string{`"text":"hold n1-\u003en2","by":"user"`, `"text":"swizzle 200ms","by":"user"`, `"by":"swizzle"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the recording has no %s", want)
+		}
 	}
 }
