@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/presets"
 )
 
@@ -117,12 +118,15 @@ type outcome struct {
 }
 
 // run makes one run of v and checks the properties.
-func (s *search) run(v *Variant) (outcome, error) {
+func (s *search) run(v *Variant) (outcome, error) { return s.runInto(v, nil) }
+
+// runInto is run with the run's events going to sink (nil for none).
+func (s *search) runInto(v *Variant, sink trace.Sink) (outcome, error) {
 	cfg, err := s.b.config(v)
 	if err != nil {
 		return outcome{}, err
 	}
-	w, err := netsim.New(cfg, nil)
+	w, err := netsim.New(cfg, sink)
 	if err != nil {
 		return outcome{}, err
 	}

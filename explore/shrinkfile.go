@@ -65,32 +65,28 @@ func ShrinkFile(ctx context.Context, path string, budget time.Duration) (*Shrunk
 // loadFailing reads a scenario file, or a recording: its scenario and its user
 // actions, as a script.
 func loadFailing(path string) (*presets.Scenario, netsim.Config, []netsim.Timed, error) {
+	var t *trace.Trace
+	var s *presets.Scenario
+	var err error
+	where := path
 	if strings.HasSuffix(path, ".toml") || !looksLikeTrace(path) {
-		s, err := presets.LoadFile(path)
-		if err != nil {
-			return nil, netsim.Config{}, nil, &BadInput{err}
-		}
-		cfg, err := s.Resolve()
-		if err != nil {
-			return nil, netsim.Config{}, nil, &BadInput{fmt.Errorf("%s: %v", path, err)}
-		}
-		script := append([]netsim.Timed(nil), cfg.Script...)
-		sortTimed(script)
-		return s, cfg, script, nil
+		s, err = presets.LoadFile(path)
+	} else if t, err = session.ReadTrace(path); err == nil {
+		s, err = presets.FromJSON(path, t.Header.Scenario)
+		where = path + ":1"
 	}
-	t, err := session.ReadTrace(path)
-	if err != nil {
-		return nil, netsim.Config{}, nil, &BadInput{err}
-	}
-	s, err := presets.FromJSON(path, t.Header.Scenario)
 	if err != nil {
 		return nil, netsim.Config{}, nil, &BadInput{err}
 	}
 	cfg, err := s.Resolve()
 	if err != nil {
-		return nil, netsim.Config{}, nil, &BadInput{fmt.Errorf("%s:1: %v", path, err)}
+		return nil, netsim.Config{}, nil, &BadInput{fmt.Errorf("%s: %v", where, err)}
 	}
 	script := append([]netsim.Timed(nil), cfg.Script...)
+	if t == nil {
+		sortTimed(script)
+		return s, cfg, script, nil
+	}
 	for i, e := range t.Events {
 		if e.Ev != trace.Action || e.By != "user" {
 			continue

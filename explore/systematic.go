@@ -277,7 +277,7 @@ func (s *search) walk(sc schedule, depth int, base []netsim.Timed, stop func() b
 		return nil
 	}
 	log := &runLog{sent: map[uint64]time.Duration{}}
-	if _, err := s.runLogged(s.variantOf(sc, base), log); err != nil {
+	if _, err := s.runInto(s.variantOf(sc, base), log); err != nil {
 		return err
 	}
 	for _, c := range s.children(sc, log) {
@@ -289,23 +289,4 @@ func (s *search) walk(sc schedule, depth int, base []netsim.Timed, stop func() b
 		}
 	}
 	return nil
-}
-
-// runLogged is run with the run's events noted in log.
-func (s *search) runLogged(v *Variant, log *runLog) (outcome, error) {
-	cfg, err := s.b.config(v)
-	if err != nil {
-		return outcome{}, err
-	}
-	w, err := netsim.New(cfg, log)
-	if err != nil {
-		return outcome{}, err
-	}
-	defer w.Close()
-	w.RunUntil(cfg.Until)
-	if w.Err() != nil {
-		return outcome{storm: true}, nil
-	}
-	results := w.Finish()
-	return outcome{x: s.props.check(s.b, v, cfg.Script, w.Alerts(), results, cfg.Until)}, nil
 }

@@ -1,13 +1,11 @@
 package lab
 
 import (
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestFindingBugsPage runs docs/finding-bugs.md as a student would: its scenario
@@ -69,7 +67,7 @@ func TestFindingBugsPage(t *testing.T) {
 						t.Logf("%s:%d: tmux is not installed: the dashboard command is only parsed", page, c.line)
 						continue
 					}
-					screen := dashboardScreen(t, dir, bin, c.args)
+					screen := openDashboard(t, dir, bin, c.args)
 					if c.args[0] == "replay" && !strings.Contains(screen, "t=3.000s") {
 						t.Errorf("%s:%d: replay does not open at the finding's alert (3.000s):\n%s", page, c.line, screen)
 					}
@@ -92,34 +90,6 @@ func TestFindingBugsPage(t *testing.T) {
 				last = strings.Join(lines, "\n")
 			}
 		}
-	}
-}
-
-// dashboardScreen opens a dashboard command under tmux, waits for its header,
-// captures the screen, quits with q, and returns the screen.
-func dashboardScreen(t *testing.T, dir, bin string, args []string) string {
-	t.Helper()
-	session := fmt.Sprintf("clusterlab-doc-%d", time.Now().UnixNano())
-	tmux := func(a ...string) (string, error) {
-		out, err := exec.Command("tmux", a...).CombinedOutput()
-		return string(out), err
-	}
-	cmd := append([]string{"new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, "env", "TERM=xterm-256color", bin}, args...)
-	if out, err := tmux(cmd...); err != nil {
-		t.Fatalf("tmux: %v\n%s", err, out)
-	}
-	defer tmux("kill-session", "-t", session)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		screen, err := tmux("capture-pane", "-p", "-t", session)
-		if err == nil && strings.Contains(screen, " │ t=") {
-			tmux("send-keys", "-t", session, "q")
-			return screen
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("clusterlab %s: no dashboard after 20 s; screen:\n%s", strings.Join(args, " "), screen)
-		}
-		time.Sleep(100 * time.Millisecond)
 	}
 }
 
