@@ -17,7 +17,6 @@ import (
 	"time"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
-	"github.com/clusterlab/clusterlab/explore"
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
@@ -247,14 +246,7 @@ func (c *replayCmd) Run() error {
 	}
 	defer r.Close()
 	r.SetSpeed(c.Speed)
-	// A finding of explore or shrink opens where it breaks.
-	atAlert := strings.HasPrefix(r.Header.Info.Description, explore.FoundBy)
-	if c.AtAlert != nil {
-		atAlert = *c.AtAlert
-	}
-	if t, ok := r.FirstAlert(); atAlert && ok {
-		r.SeekTime(t)
-	}
+	openAtAlert(r, c.AtAlert)
 	seed := r.Header.Seed
 	return tui.Run(r, tui.Options{Title: r.Header.Info.Name, Seed: &seed, File: c.File, Lang: ui})
 }

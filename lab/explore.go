@@ -245,3 +245,15 @@ func (c *shrinkCmd) Run() error {
 
 // clockUS writes a virtual time in µs as the stories do: 5.020s.
 func clockUS(us int64) string { return fmt.Sprintf("%.3fs", float64(us)/1e6) }
+
+// openAtAlert seeks a replay to its first alert when asked (--at-alert), or by
+// default when it is a finding of explore or shrink, which opens where it breaks.
+func openAtAlert(r *session.Replay, asked *bool) {
+	at := strings.HasPrefix(r.Header.Info.Description, explore.FoundBy)
+	if asked != nil {
+		at = *asked
+	}
+	if t, ok := r.FirstAlert(); at && ok {
+		r.SeekTime(t)
+	}
+}
