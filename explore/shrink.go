@@ -46,7 +46,15 @@ type shrinker struct {
 // A candidate is kept when it breaks the same property (the same alert kind).
 func (s *search) shrink(v *Variant, x Violation) (*Base, *Variant, Violation, ShrinkStats) {
 	start := time.Now()
-	sh := &shrinker{s: s, v: v.clone(), x: x, cache: map[string]*Violation{}, deadline: start.Add(s.o.ShrinkTime)}
+	deadline := start.Add(s.o.ShrinkTime)
+	if s.o.Time > 0 {
+		// --time bounds the whole command: what shrinking may take is what is left
+		// of it, and a second for the outputs.
+		if end := s.start.Add(s.o.Time + time.Second); end.Before(deadline) {
+			deadline = end
+		}
+	}
+	sh := &shrinker{s: s, v: v.clone(), x: x, cache: map[string]*Violation{}, deadline: deadline}
 	sh.stats.Before = len(v.Actions)
 	sh.cache[sh.key(sh.v)] = &x
 	for !sh.expired() {

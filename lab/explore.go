@@ -125,7 +125,11 @@ func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 		fmt.Println(ui.F("explore.nothing", out))
 		return nil
 	}
-	fmt.Println(ui.F("explore.found", len(rep.Findings), runs, secs, out))
+	found := "explore.found"
+	if rep.Mode == explore.ModeSystematic {
+		found = "explore.found.sys"
+	}
+	fmt.Println(ui.F(found, len(rep.Findings), runs, secs, out))
 	return &exitError{1, errors.New(ui.F("explore.err.found", len(rep.Findings), out, rep.Findings[0].File))}
 }
 
