@@ -86,6 +86,33 @@ func TestSweepCommand(t *testing.T) {
 		}
 	})
 
+	t.Run("lang", func(t *testing.T) {
+		out, _, code := run(t, "--lang", "pt", "sweeps")
+		if code != 0 || !strings.Contains(out, "ring-complexity    Chang-Roberts (Chang & Roberts 1979; notas do curso 001") {
+			t.Errorf("sweeps --lang pt: exit %d:\n%s", code, out)
+		}
+		for _, c := range []struct {
+			lang, dir string
+			want      []string // on stdout and stderr, and in report.md
+		}{
+			{"pt", "cr-pt", []string{"passou  concluiu", "⚠ until 3s encerrou 2 execuções antes que a eleição terminasse: aumente until",
+				"FAIL nodes=32 seed=1: until 3s encerrou a execução antes que a eleição terminasse", "2 de 8 execuções falharam",
+				"# Varredura cr", "## Execuções que falharam", "| eixo | valores |"}},
+			{"es", "cr-es", []string{"pasó  terminó", "⚠ until 3s terminó 2 ejecuciones antes de que la elección terminara: aumente until",
+				"FAIL nodes=32 seed=2: until 3s terminó la ejecución antes de que la elección terminara", "2 de 8 ejecuciones fallaron",
+				"# Barrido cr", "## Ejecuciones que fallaron", "| eje | valores |"}},
+		} {
+			stdout, stderr, code := run(t, "--lang", c.lang, "sweep", "cr.toml", "--out", c.dir)
+			report, _ := os.ReadFile(filepath.Join(dir, c.dir, "report.md"))
+			all := stdout + stderr + string(report)
+			for _, w := range c.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("--lang %s (exit %d): no %q in:\n%s", c.lang, code, w, all)
+				}
+			}
+		}
+	})
+
 	t.Run("report-canonical", func(t *testing.T) {
 		base := []string{"sweep", "--preset", "ring-complexity", "--seeds", "2"}
 		for _, a := range [][]string{{"--jobs", "1", "--out", "j1"}, {"--jobs", "2", "--out", "j2"},

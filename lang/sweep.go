@@ -15,10 +15,24 @@ func SweepKey(name, what, english string) string {
 	return fmt.Sprintf("sweepdoc.%s.%s#%08x", name, what, h.Sum32())
 }
 
-// The sweep and sweeps commands' texts, and report.md's.
+// The sweep and sweeps commands' texts, and report.md's. Why a run failed is kept
+// in English in results.csv (sweep.fail.*, sweep.what.*) and read back in the
+// reader's language by Text, as the monitors' texts are.
 func init() {
+	monitorKeys = append(monitorKeys, "sweep.fail.cut", "sweep.fail.check", "sweep.fail.nometric", "sweep.fail.notheory", "sweep.fail.start",
+		"sweep.what.election", "sweep.what.mutex", "sweep.what.detector", "sweep.what.other", "sweep.what.check")
 	extend(map[Lang]map[string]string{
 		En: {
+			"sweep.fail.cut":                "until %s ended the run before %s",
+			"sweep.fail.check":              "%s: got %s, theory/limit %s",
+			"sweep.fail.nometric":           "%s: the run has no %s",
+			"sweep.fail.notheory":           "%s: no theory for this cell",
+			"sweep.fail.start":              "the run did not finish: %s",
+			"sweep.what.election":           "the election finished",
+			"sweep.what.mutex":              "the requests for the critical section were served",
+			"sweep.what.detector":           "every crash was detected",
+			"sweep.what.other":              "the algorithm finished",
+			"sweep.what.check":              "`%s` held",
 			"sweep.cut.allowed":             "until %v ended %s before %s (allowed: allow_incomplete)",
 			"sweep.plot.log2":               "log₂ scale",
 			"sweep.plot.log":                "log scale",
@@ -83,6 +97,16 @@ func init() {
 			"sweep.report.notes":            "Notes",
 		},
 		Pt: {
+			"sweep.fail.cut":                "until %s encerrou a execução antes que %s",
+			"sweep.fail.check":              "%s: obteve %s, teoria/limite %s",
+			"sweep.fail.nometric":           "%s: a execução não tem %s",
+			"sweep.fail.notheory":           "%s: não há teoria para esta célula",
+			"sweep.fail.start":              "a execução não terminou: %s",
+			"sweep.what.election":           "a eleição terminasse",
+			"sweep.what.mutex":              "os pedidos da região crítica fossem atendidos",
+			"sweep.what.detector":           "cada falha fosse detectada",
+			"sweep.what.other":              "o algoritmo terminasse",
+			"sweep.what.check":              "`%s` valesse",
 			"sweep.cut.allowed":             "until %v encerrou %s antes que %s (permitido: allow_incomplete)",
 			"sweep.plot.log2":               "escala log₂",
 			"sweep.plot.log":                "escala log",
@@ -147,6 +171,16 @@ func init() {
 			"sweep.report.notes":            "Notas",
 		},
 		Es: {
+			"sweep.fail.cut":                "until %s terminó la ejecución antes de que %s",
+			"sweep.fail.check":              "%s: obtuvo %s, teoría/límite %s",
+			"sweep.fail.nometric":           "%s: la ejecución no tiene %s",
+			"sweep.fail.notheory":           "%s: no hay teoría para esta celda",
+			"sweep.fail.start":              "la ejecución no terminó: %s",
+			"sweep.what.election":           "la elección terminara",
+			"sweep.what.mutex":              "las solicitudes de la sección crítica fueran atendidas",
+			"sweep.what.detector":           "cada caída fuera detectada",
+			"sweep.what.other":              "el algoritmo terminara",
+			"sweep.what.check":              "`%s` se cumpliera",
 			"sweep.cut.allowed":             "until %v terminó %s antes de que %s (permitido: allow_incomplete)",
 			"sweep.plot.log2":               "escala log₂",
 			"sweep.plot.log":                "escala log",

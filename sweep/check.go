@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim"
 )
 
@@ -77,15 +78,16 @@ func parseCheck(s string) (check, error) {
 }
 
 // eval checks one run: got is the run's metric (NaN when it has none), theory the
-// cell's figure (NaN when there is none). It returns what went wrong, or "".
+// cell's figure (NaN when there is none). It returns what went wrong, or "", in
+// English, as results.csv keeps it (lang.Text reads it back in another language).
 func (c check) eval(got, theory float64) string {
 	if math.IsNaN(got) {
-		return fmt.Sprintf("%s: the run has no %s", c.text, c.metric)
+		return lang.En.F("sweep.fail.nometric", c.text, c.metric)
 	}
 	want := c.value
 	if c.theory {
 		if math.IsNaN(theory) {
-			return fmt.Sprintf("%s: no theory for this cell", c.text)
+			return lang.En.F("sweep.fail.notheory", c.text)
 		}
 		want = theory
 	}
@@ -108,5 +110,5 @@ func (c check) eval(got, theory float64) string {
 	if ok {
 		return ""
 	}
-	return fmt.Sprintf("%s: got %s, theory/limit %s", c.text, num(got), num(want))
+	return lang.En.F("sweep.fail.check", c.text, num(got), num(want))
 }

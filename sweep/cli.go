@@ -206,7 +206,7 @@ func (p *Plan) finish(f *folder, outs *outputs, info reportInfo, jobs int, stdou
 	}
 	out := &Outcome{Dir: f.dir, Runs: outs.runs, Failed: outs.runs - outs.passed, Stopped: info.stopped}
 	for _, r := range outs.failed {
-		out.FailedList = append(out.FailedList, p.Describe(r.Run)+": "+strings.Join(r.Failures, "; "))
+		out.FailedList = append(out.FailedList, p.Describe(r.Run)+": "+p.reasons(r))
 	}
 	for _, c := range outs.cut {
 		out.Cut = append(out.Cut, p.cutHint(c))

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/clusterlab/clusterlab/lang"
 )
 
 // chang is the Chang-Roberts sweep on the ring preset, whose until (3 s) is too
@@ -159,5 +161,27 @@ func TestCSVLinesAndTimings(t *testing.T) {
 	}
 	if len(rows) != 12 {
 		t.Errorf("%d timings, want 12", len(rows))
+	}
+}
+
+// TestTextsTranslated: every embedded sweep's description and notes have their
+// Portuguese and Spanish (lang/sweepdocs.go); a changed text needs them again.
+func TestTextsTranslated(t *testing.T) {
+	for _, name := range Names() {
+		s, err := Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, text := range map[string]string{"description": s.Description, "notes": s.Notes} {
+			if text == "" {
+				continue
+			}
+			k := lang.SweepKey(name, what, text)
+			for _, l := range []lang.Lang{lang.Pt, lang.Es} {
+				if got := l.Or(k, ""); got == "" || got == strings.Join(strings.Fields(text), " ") {
+					t.Errorf("%s's %s has no %s translation in lang/sweepdocs.go (its key is %s)", name, what, l, k)
+				}
+			}
+		}
 	}
 }

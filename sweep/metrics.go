@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -375,21 +376,21 @@ func (p *Plan) finished(params map[string]any, s *netsim.Summary, values map[str
 	return true
 }
 
-// finishWhat is what a run of algorithm must reach to finish, in words.
-func (p *Plan) finishWhat(algorithm string) string {
+// finishWhat is what a run of algorithm must reach to finish, in words of l.
+func (p *Plan) finishWhat(l lang.Lang, algorithm string) string {
 	if p.done != nil {
-		return "`" + p.done.text + "` held"
+		return l.F("sweep.what.check", p.done.text)
 	}
 	spec, _ := algos.Lookup(algorithm)
 	switch spec.Family {
 	case algos.Election:
-		return "the election finished"
+		return l.T("sweep.what.election")
 	case algos.Mutex:
-		return "the requests for the critical section were served"
+		return l.T("sweep.what.mutex")
 	case algos.Detector:
-		return "every crash was detected"
+		return l.T("sweep.what.detector")
 	}
-	return "the algorithm finished"
+	return l.T("sweep.what.other")
 }
 
 // agreedAtEnd: every live process believes the same live process leads.

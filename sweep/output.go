@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clusterlab/clusterlab/lang"
 )
 
 var nan = math.NaN()
@@ -169,9 +171,9 @@ type outputs struct {
 
 // cutoff counts the runs an until ended before their algorithm finished.
 type cutoff struct {
-	until time.Duration
-	what  string
-	runs  int
+	until     time.Duration
+	algorithm string // what it did not reach depends on its family
+	runs      int
 }
 
 // newOutputs writes into f (nowhere for nil: only what is kept of the cells).
@@ -234,10 +236,11 @@ func (o *outputs) add(r Result) {
 	if r.Completed {
 		o.completed++
 	} else if r.Values != nil {
-		until, what := p.until(r.Cell), p.finishWhat(p.Cell(r.Cell).Scenario.Algorithm)
-		i := slices.IndexFunc(o.cut, func(c cutoff) bool { return c.until == until && c.what == what })
+		until, alg := p.until(r.Cell), p.Cell(r.Cell).Scenario.Algorithm
+		what := p.finishWhat(lang.En, alg)
+		i := slices.IndexFunc(o.cut, func(c cutoff) bool { return c.until == until && p.finishWhat(lang.En, c.algorithm) == what })
 		if i < 0 {
-			o.cut = append(o.cut, cutoff{until: until, what: what})
+			o.cut = append(o.cut, cutoff{until: until, algorithm: alg})
 			i = len(o.cut) - 1
 		}
 		o.cut[i].runs++

@@ -61,7 +61,7 @@ func (p *Plan) report(o *outputs, figs []figure, info reportInfo) []byte {
 	if failed := o.runs - o.passed; failed > 0 {
 		fmt.Fprintf(&b, "### %s\n\n", ui.T("sweep.report.failed"))
 		for _, r := range o.failed {
-			fmt.Fprintf(&b, "- %s: %s. %s `%s --run %d --record run-%d.jsonl`\n", p.Describe(r.Run), strings.Join(r.Failures, "; "),
+			fmt.Fprintf(&b, "- %s: %s. %s `%s --run %d --record run-%d.jsonl`\n", p.Describe(r.Run), p.reasons(r),
 				ui.T("sweep.report.rerun"), p.command, r.Index, r.Index)
 		}
 		if failed > len(o.failed) {
@@ -105,6 +105,15 @@ func (p *Plan) report(o *outputs, figs []figure, info reportInfo) []byte {
 	return b.Bytes()
 }
 
+// reasons are why a run failed, in the report's language.
+func (p *Plan) reasons(r Result) string {
+	out := make([]string, len(r.Failures))
+	for i, f := range r.Failures {
+		out[i] = p.ui.Text(f)
+	}
+	return strings.Join(out, "; ")
+}
+
 // cell escapes text for a Markdown table cell: a | would end the cell, a line
 // break the row.
 func cell(s string) string {
@@ -127,10 +136,11 @@ func (p *Plan) seedsLine() string {
 
 // cutHint says how many runs an until cut off, and what to do.
 func (p *Plan) cutHint(c cutoff) string {
+	what := p.finishWhat(p.ui, c.algorithm)
 	if p.AllowIncomplete {
-		return p.ui.F("sweep.cut.allowed", c.until, p.nRuns(c.runs), c.what)
+		return p.ui.F("sweep.cut.allowed", c.until, p.nRuns(c.runs), what)
 	}
-	return p.ui.F("sweep.cut", c.until, p.nRuns(c.runs), c.what)
+	return p.ui.F("sweep.cut", c.until, p.nRuns(c.runs), what)
 }
 
 // nRuns is "1 run", "2 runs" in the report's language.

@@ -309,7 +309,7 @@ func (p *Plan) execute(ctx context.Context, r Run, inline bool) Result {
 		}
 	}
 	if err != nil {
-		res.Failures = []string{"the run did not finish: " + err.Error()}
+		res.Failures = []string{lang.En.F("sweep.fail.start", err.Error())}
 	}
 	if res.Values != nil {
 		for _, ch := range p.Checks {
@@ -320,7 +320,7 @@ func (p *Plan) execute(ctx context.Context, r Run, inline bool) Result {
 		sc := p.Cell(r.Cell).Scenario
 		res.Completed = p.finished(sc.Params, sum, res.Values, th)
 		if !res.Completed && !p.AllowIncomplete {
-			res.Failures = append(res.Failures, fmt.Sprintf("until %v ended the run before %s", cfg.Until, p.finishWhat(sc.Algorithm)))
+			res.Failures = append(res.Failures, lang.En.F("sweep.fail.cut", cfg.Until.String(), p.finishWhat(lang.En, sc.Algorithm)))
 		}
 	}
 	res.Passed = len(res.Failures) == 0
