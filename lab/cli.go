@@ -79,6 +79,7 @@ func (c *simCmd) Run() error {
 	if err != nil {
 		return badInput(err)
 	}
+	warnScenario(os.Stderr, s)
 	if err := c.stormFlags.apply(&cfg); err != nil {
 		return badInput(err)
 	}
@@ -196,6 +197,7 @@ func (c *runCmd) Run() error {
 	if err != nil {
 		return badInput(err)
 	}
+	warnScenario(os.Stderr, s)
 	if err := c.stormFlags.apply(&cfg); err != nil {
 		return badInput(err)
 	}

@@ -7,16 +7,30 @@ package lang
 func init() {
 	extend(map[Lang]map[string]string{
 		En: {
-			"presets.section": "notes %s, %s",
+			"presets.section":   "notes %s, %s",
+			"sim.clamped":       "⚠ latency above Δ = %s (%s): after GST such a message arrives in Δ (%d in this run)",
+			"sim.clamp.item":    "%s up to %v",
+			"sim.clamp.network": "network",
+			"scenario.clamp":    "%s: warning: %s can take up to %v, above delta = %v: after GST its messages arrive within %v (the delay drawn is cut to Δ)",
 		},
 		Pt: {
-			"presets.section": "notas %s, %s",
+			"presets.section":   "notas %s, %s",
+			"sim.clamped":       "⚠ latência acima de Δ = %s (%s): depois do GST uma mensagem assim chega em Δ (%d nesta execução)",
+			"sim.clamp.item":    "%s até %v",
+			"sim.clamp.network": "rede",
+			"scenario.clamp":    "%s: aviso: %s pode levar até %v, acima de delta = %v: depois do GST as suas mensagens chegam em até %v (o atraso sorteado é cortado em Δ)",
 		},
 		Es: {
-			"presets.section": "apuntes %s, %s",
+			"presets.section":   "apuntes %s, %s",
+			"sim.clamped":       "⚠ latencia por encima de Δ = %s (%s): tras el GST un mensaje así llega en Δ (%d en esta ejecución)",
+			"sim.clamp.item":    "%s hasta %v",
+			"sim.clamp.network": "red",
+			"scenario.clamp":    "%s: aviso: %s puede tardar hasta %v, por encima de delta = %v: tras el GST sus mensajes llegan en %v como mucho (el retardo sorteado se corta a Δ)",
 		},
 	})
 	add(ptPhrases, map[string]string{
+		"whom a participant asks: \"all\" n coordinators, or \"m\" of them drawn at random for each request (the notes' model, in which P_v holds)": "a quem um participante pede: \"all\", aos n coordenadores, ou \"m\", a m deles sorteados a cada pedido (o modelo das notas, em que P_v vale)",
+		"the processes whose generator makes requests (cs_rate): \"all\" or a list such as [\"n4\", \"n5\"]; a scripted request works anywhere":     "os processos cujo gerador faz pedidos (cs_rate): \"all\" (todos) ou uma lista como [\"n4\", \"n5\"]; um pedido do roteiro funciona em qualquer um",
 		"the diagram with three participants":                             "o diagrama com três participantes",
 		"the diagram where only participants 1 and 3 access the resource": "o diagrama em que só os participantes 1 e 3 acessam o recurso",
 		"the first diagram with a timeout (Part2 dies)":                   "o primeiro diagrama com timeout (Part2 morre)",
@@ -24,6 +38,8 @@ func init() {
 		"a neighbour whose id has not come this long after the setup began is dropped from the process's view of the graph (0s = wait for ever, as the protocol does); an assumption of the lab that lets a cut bridge elect two leaders": "um vizinho cujo id não chegou até este tempo após o início da preparação é retirado da visão que o processo tem do grafo (0s = esperar para sempre, como faz o protocolo); uma suposição do laboratório, que permite a uma ponte cortada eleger dois líderes",
 	})
 	add(esPhrases, map[string]string{
+		"whom a participant asks: \"all\" n coordinators, or \"m\" of them drawn at random for each request (the notes' model, in which P_v holds)": "a quién pide un participante: \"all\", a los n coordinadores, o \"m\", a m de ellos sorteados en cada petición (el modelo de los apuntes, en el que vale P_v)",
+		"the processes whose generator makes requests (cs_rate): \"all\" or a list such as [\"n4\", \"n5\"]; a scripted request works anywhere":     "los procesos cuyo generador hace peticiones (cs_rate): \"all\" (todos) o una lista como [\"n4\", \"n5\"]; una petición del guion funciona en cualquiera",
 		"the diagram with three participants":                             "el diagrama con tres participantes",
 		"the diagram where only participants 1 and 3 access the resource": "el diagrama en que solo los participantes 1 y 3 acceden al recurso",
 		"the first diagram with a timeout (Part2 dies)":                   "el primer diagrama con timeout (Part2 muere)",

@@ -35,6 +35,31 @@ type Link struct {
 	Latency  *Latency
 }
 
+// Clamp is a latency that can draw a delay above Δ: the network's (Link nil) or a
+// link's, and the longest delay it draws.
+type Clamp struct {
+	Link    *Link
+	Ceiling time.Duration
+}
+
+// AboveDelta lists the latencies that can draw a delay above Δ: after GST every
+// such draw is delivered in Δ. Empty for a run that never reaches GST.
+func (c Config) AboveDelta() []Clamp {
+	if c.Net.GST == Never {
+		return nil
+	}
+	var out []Clamp
+	if d := c.Net.Latency.Ceiling(); d > c.Net.Delta {
+		out = append(out, Clamp{Ceiling: d})
+	}
+	for i, l := range c.Links {
+		if l.Latency != nil && l.Latency.Ceiling() > c.Net.Delta {
+			out = append(out, Clamp{Link: &c.Links[i], Ceiling: l.Latency.Ceiling()})
+		}
+	}
+	return out
+}
+
 // Monitors holds the monitors' parameters.
 type Monitors struct {
 	// Settle is how long after GST live nodes may go without agreeing on a live

@@ -57,6 +57,15 @@ func (l Latency) Floor() time.Duration {
 }
 
 // Sample draws one delay.
+// Ceiling is the longest delay the distribution draws: its max (its mean for a
+// constant).
+func (l Latency) Ceiling() time.Duration {
+	if l.Dist == "constant" {
+		return l.Mean
+	}
+	return l.Max
+}
+
 func (l Latency) Sample(r *rand.Rand) time.Duration {
 	var d float64
 	lo, mean, hi := float64(l.Min), float64(l.Mean), float64(l.Max)

@@ -48,6 +48,13 @@ type Summary struct {
 	// Trace is the recording made of the run; empty when there is none. The
 	// command that records fills it.
 	Trace TraceRef `json:"trace"`
+
+	// Clamped counts the messages drawn slower than Δ after GST, which arrived in
+	// Δ; AboveDelta names the latencies that can draw above it (Config.AboveDelta)
+	// and DeltaUS is Δ. The text summary says so; JSON keeps its shape.
+	Clamped    int     `json:"-"`
+	AboveDelta []Clamp `json:"-"`
+	DeltaUS    int64   `json:"-"`
 }
 
 // NodeSummary is one process at the end of a run.
@@ -148,7 +155,8 @@ func (w *World) Summary() *Summary {
 		Detector:     DetectorFigures{FalseSuspicionsBefore: m.falseBefore, FalseSuspicionsAfter: m.falseAfter, Detections: []DetectionSummary{}},
 		Election:     ElectionFigures{Completed: m.elections, RecoveryMS: []float64{}},
 		Mutex:        MutexFigures{Entries: m.entries, SyncSamples: len(m.syncDelays)},
-		Expectations: append([]Result{}, w.results...), Passed: true}
+		Expectations: append([]Result{}, w.results...), Passed: true,
+		Clamped: w.clamped, AboveDelta: w.cfg.AboveDelta(), DeltaUS: node.Micros(w.net.Delta)}
 	for _, p := range w.procs {
 		st := p.status
 		n := NodeSummary{ID: p.id, Up: p.up, Inc: p.inc, Role: st.Role, Term: st.Term,
@@ -261,6 +269,18 @@ func (s *Summary) PrintIn(out io.Writer, l lang.Lang) {
 			why = append(why, fmt.Sprintf("%s %d", l.Word(r), c.DroppedBy[r]))
 		}
 		fmt.Fprintf(out, "%-*s %*d  %*d  %*d  %s\n", mw, t, sw, c.Sent, dw, c.Delivered, xw, c.Dropped, strings.Join(why, ", "))
+	}
+	if len(s.AboveDelta) > 0 {
+		// A latency above Δ is clamped after GST: the run is not the one written.
+		var which []string
+		for _, c := range s.AboveDelta {
+			what := l.T("sim.clamp.network")
+			if c.Link != nil {
+				what = fmt.Sprintf("%v→%v", c.Link.From, c.Link.To)
+			}
+			which = append(which, l.F("sim.clamp.item", what, c.Ceiling))
+		}
+		fmt.Fprintf(out, l.T("sim.clamped")+"\n", usDur(s.DeltaUS), strings.Join(which, ", "), s.Clamped)
 	}
 	for _, t := range sortedKeys(s.Messages) {
 		if c := s.Messages[t]; c.IDs > 0 {

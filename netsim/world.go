@@ -57,13 +57,15 @@ type World struct {
 	nbrs  [][]node.ID
 	adj   [][]int32 // topology: each process's neighbours' indices, sorted; nil for a full mesh
 
-	now   time.Duration
-	seq   uint64
-	mid   uint64
-	q     queue       // every event but timer firings
-	tq    timerQueue  // timer firings
-	sched []scheduled // script actions and expectations, by time
-	next  int
+	now time.Duration
+	seq uint64
+	// clamped counts the messages drawn slower than Δ after GST and delivered in Δ.
+	clamped int
+	mid     uint64
+	q       queue       // every event but timer firings
+	tq      timerQueue  // timer firings
+	sched   []scheduled // script actions and expectations, by time
+	next    int
 
 	rng *rand.Rand // the network's source
 
@@ -1257,6 +1259,7 @@ func (w *World) route(p *proc, to node.ID, msg node.Message) {
 		d := lat.Sample(w.rng)
 		if w.sync && d > w.net.Delta {
 			d = w.net.Delta
+			w.clamped++ // the summary says how many (Config.AboveDelta: which latencies)
 		}
 		d *= time.Duration(p.slow)
 		e := qev{at: w.now + d, kind: qDeliver, to: int32(ti), from: int32(p.idx), inc: w.procs[ti].inc, mid: mid, msg: msg, dup: c == 1}

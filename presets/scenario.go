@@ -53,6 +53,8 @@ type Scenario struct {
 	// Source names the worked example of the course notes the scenario reproduces
 	// (seed file and section), for `clusterlab presets --notes`.
 	Source string `toml:"source" json:"source,omitempty"`
+
+	warnings []Warning // found by check; see Warnings
 }
 
 // Latency is a delay distribution as written: durations as strings.
@@ -293,7 +295,45 @@ func (s *Scenario) check(file string, pos positions) error {
 			return failInString(file, pos, at+".that", err)
 		}
 	}
+	s.warnings = s.clampWarnings(file, pos)
 	return nil
+}
+
+// Warning is something a scenario asks for that the lab does differently, said
+// when it loads: At is file:line:col, Key the catalog entry that words it (with At
+// and Args).
+type Warning struct {
+	At   string
+	Key  string
+	Args []any
+}
+
+// Warnings are the scenario's warnings, found when it was read.
+func (s *Scenario) Warnings() []Warning { return s.warnings }
+
+// clampWarnings names every latency that can draw above Δ in a run that reaches
+// GST: after GST the world cuts such a delay to Δ (a 120 ms link delivers in 50 ms).
+func (s *Scenario) clampWarnings(file string, pos positions) []Warning {
+	g, _ := gst(s.Network.GST)
+	delta, _ := dur(s.Network.Delta)
+	if g == netsim.Never {
+		return nil
+	}
+	var out []Warning
+	check := func(path string, l Latency) {
+		lat, err := l.resolve()
+		if c := lat.Ceiling(); err == nil && c > delta {
+			line, col := pos.at(path)
+			out = append(out, Warning{fmt.Sprintf("%s:%d:%d", file, line, col), "scenario.clamp", []any{path, c, delta, delta}})
+		}
+	}
+	check("network.latency", s.Network.Latency)
+	for i, l := range s.Links {
+		if l.Latency != nil {
+			check(fmt.Sprintf("links[%d].latency", i), *l.Latency)
+		}
+	}
+	return out
 }
 
 // checkTime checks a script or expectation time: never after until, when the run

@@ -28,6 +28,16 @@ import (
 // A coordinator that is also a participant talks to itself by local delivery: no
 // network message, so a coordinator's own entry costs nothing.
 //
+// Whom a participant asks (quorum's ask):
+//   - "all" (the default): every request goes to all n coordinators, and every
+//     free one grants it, so a holder usually holds more than m grants; a second
+//     quorum then needs more of them forgotten than the notes count.
+//   - "m", the notes' model for P_v: each request goes to m coordinators drawn at
+//     random (from the participant's seeded source) for that request, and the
+//     RELEASE to the same m. A holder holds exactly m grants, and a second quorum
+//     is possible as soon as 2m−n of them are forgotten. With timeout, a retry
+//     draws a new set.
+//
 // Options, both off by default:
 //   - lease (central): the coordinator takes a grant back after that long, assuming
 //     the holder crashed (notes 003, "Lidando com Falhas"). A holder that was only
@@ -52,6 +62,7 @@ type coordinated struct {
 
 	coords  []node.ID // the n coordinators
 	m       int       // grants needed
+	askM    bool      // ask m coordinators drawn at random, not all n
 	lease   time.Duration
 	timeout time.Duration // quorum's timeout: give up and retry; 0 = wait forever
 	coord   bool          // this process is a coordinator
@@ -60,6 +71,7 @@ type coordinated struct {
 	seq    int64     // number of the current (or last) request
 	asking bool      // request seq is outstanding: neither released nor given up
 	grants []node.ID // coordinators that granted request seq
+	asked  []node.ID // coordinators asked for request seq
 
 	// coordinator
 	q grantQueue
@@ -95,7 +107,19 @@ func (a *coordinated) acquire(env *node.Env) {
 	env.Store(seqKey, a.seq)
 	a.grants = a.grants[:0]
 	a.asking = true
-	for _, c := range a.coords {
+	a.asked = append(a.asked[:0], a.coords...)
+	if a.askM {
+		// m drawn at random for this request: the first m of a partial shuffle,
+		// asked in id order.
+		r := env.Rand()
+		for i := range a.m {
+			j := i + r.IntN(len(a.asked)-i)
+			a.asked[i], a.asked[j] = a.asked[j], a.asked[i]
+		}
+		a.asked = a.asked[:a.m]
+		slices.Sort(a.asked)
+	}
+	for _, c := range a.asked {
 		a.lb.send(env, c, node.Message{Type: "REQUEST", Stamp: a.seq})
 	}
 	if a.timeout > 0 {
@@ -110,7 +134,7 @@ func (a *coordinated) exit(env *node.Env) {
 func (a *coordinated) releaseAll(env *node.Env) {
 	a.grants = a.grants[:0]
 	a.asking = false
-	for _, c := range a.coords {
+	for _, c := range a.asked {
 		a.lb.send(env, c, node.Message{Type: "RELEASE", Stamp: a.seq})
 	}
 }
@@ -286,9 +310,11 @@ func init() {
 		Source:   srcQuorum,
 		Messages: []string{"REQUEST", "GRANT", "RELEASE"},
 		Params: withWorkload(
-			algos.Param{Name: "coordinators", Default: "all", Doc: "the n coordinators: \"all\" or a list such as [\"n1\", \"n2\", \"n3\"]"},
+			algos.Param{Name: "coordinators", Default: "all", Doc: "the n coordinators: \"all\", a list such as [\"n1\", \"n2\", \"n3\"], or a number k, the first k processes"},
 			algos.Param{Name: "m", Default: "0", Doc: "grants needed; 0 means the majority floor(n/2)+1; must be > n/2 and <= n"},
 			algos.Param{Name: "timeout", Default: "0s", Doc: "a participant that waited this long without m grants returns them and retries after a random backoff (0s = wait forever)"},
+			algos.Param{Name: "ask", Default: "all", Doc: "whom a participant asks: \"all\" n coordinators, or \"m\" of them drawn at random for each request (the notes' model, in which P_v holds)"},
+			algos.Param{Name: "participants", Default: "all", Doc: "the processes whose generator makes requests (cs_rate): \"all\" or a list such as [\"n4\", \"n5\"]; a scripted request works anywhere"},
 		),
 		Build: buildQuorum,
 	})
@@ -316,37 +342,63 @@ func buildCentral(c algos.Config) (node.Factory, error) {
 	}, nil
 }
 
-func buildQuorum(c algos.Config) (node.Factory, error) {
-	wl, err := readWorkload(c.Params)
-	if err != nil {
-		return nil, err
-	}
-	coords, err := c.Params.Nodes("coordinators", c.IDs)
-	if err != nil {
-		return nil, err
+// quorumSize reads the n coordinators (sorted, each once) and m, the grants needed
+// (0: the majority). coordinators is "all", a list, or a number k: the first k
+// processes in id order, so that a sweep can make n an axis.
+func quorumSize(p algos.Params, ids []node.ID) ([]node.ID, int, error) {
+	var coords []node.ID
+	if k, err := p.Int("coordinators"); err == nil {
+		if k < 1 || k > len(ids) {
+			return nil, 0, &algos.ParamError{Name: "coordinators", Msg: fmt.Sprintf("found %d, expected 1 to %d (the first k processes), \"all\" or a list such as [\"n1\", \"n2\", \"n3\"]", k, len(ids))}
+		}
+		coords = slices.Sorted(slices.Values(ids))[:k]
+	} else if coords, err = p.Nodes("coordinators", ids); err != nil {
+		return nil, 0, err
 	}
 	if len(coords) == 0 {
-		return nil, &algos.ParamError{Name: "coordinators", Msg: "found none, expected at least one coordinator"}
+		return nil, 0, &algos.ParamError{Name: "coordinators", Msg: "found none, expected at least one coordinator"}
 	}
-	coords = slices.Clone(coords)
-	slices.Sort(coords)
-	coords = slices.Compact(coords)
+	coords = slices.Compact(slices.Sorted(slices.Values(coords)))
 	n := len(coords)
-	m, err := c.Params.Int("m")
+	m, err := p.Int("m")
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if m == 0 {
 		m = n/2 + 1
 	}
 	if 2*m <= n || m > n {
-		return nil, &algos.ParamError{Name: "m", Msg: fmt.Sprintf("found %d, expected a majority of the %d coordinators: %d to %d", m, n, n/2+1, n)}
+		return nil, 0, &algos.ParamError{Name: "m", Msg: fmt.Sprintf("found %d, expected a majority of the %d coordinators: %d to %d", m, n, n/2+1, n)}
+	}
+	return coords, m, nil
+}
+
+func buildQuorum(c algos.Config) (node.Factory, error) {
+	wl, err := readWorkload(c.Params)
+	if err != nil {
+		return nil, err
+	}
+	coords, m, err := quorumSize(c.Params, c.IDs)
+	if err != nil {
+		return nil, err
 	}
 	timeout, err := c.Params.Duration("timeout")
 	if err != nil {
 		return nil, err
 	}
+	ask, err := c.Params.String("ask", "all", "m")
+	if err != nil {
+		return nil, err
+	}
+	parts, err := c.Params.Nodes("participants", c.IDs)
+	if err != nil {
+		return nil, err
+	}
 	return func(id node.ID) node.Algorithm {
-		return &coordinated{w: newWorkload(wl), coords: coords, m: m, timeout: timeout, coord: hasID(coords, id)}
+		own := wl
+		if !hasID(parts, id) {
+			own.rate = 0 // not a participant: its generator stays off
+		}
+		return &coordinated{w: newWorkload(own), coords: coords, m: m, askM: ask == "m", timeout: timeout, coord: hasID(coords, id)}
 	}, nil
 }

@@ -148,3 +148,78 @@ func TestQuorumParams(t *testing.T) {
 		}
 	}
 }
+
+// ask = "m", the notes' model: each request goes to m coordinators drawn at random,
+// the RELEASE to the same m, and a retry draws again. Over many requests every
+// coordinator is asked, none twice in one request.
+func TestQuorumAskM(t *testing.T) {
+	h, _ := start(t, "quorum", 8, 8, map[string]any{"coordinators": 5, "ask": "m", "timeout": "10ms"})
+	wantRole(t, h, "participant")
+	asked := map[node.ID]int{}
+	for i := 1; i <= 40; i++ {
+		req := nodetest.Targets(h.Request("cs"), "REQUEST")
+		if len(req) != 3 {
+			t.Fatalf("request %d went to %v, want m = 3 coordinators", i, req)
+		}
+		seen := map[node.ID]bool{}
+		for _, c := range req {
+			if c < 1 || c > 5 || seen[c] {
+				t.Fatalf("request %d went to %v: want 3 distinct of n1…n5", i, req)
+			}
+			seen[c] = true
+			asked[c]++
+		}
+		// The timeout releases exactly the coordinators asked, and the retry
+		// draws a set of its own.
+		rel := nodetest.Targets(h.Fire(timerTimeout), "RELEASE")
+		if strings.Join(ids(rel), " ") != strings.Join(ids(req), " ") {
+			t.Fatalf("request %d: released %v, asked %v", i, rel, req)
+		}
+		if again := nodetest.Targets(h.Fire(timerRetry), "REQUEST"); len(again) != 3 {
+			t.Fatalf("the retry of request %d went to %v", i, again)
+		}
+		h.Crash() // a fresh instance for the next request
+		h.Recover()
+	}
+	for c := node.ID(1); c <= 5; c++ {
+		if asked[c] == 0 {
+			t.Errorf("n%d was never asked in 40 draws: %v", c, asked)
+		}
+	}
+	// m grants let it in; the RELEASE goes to the m asked.
+	h, _ = start(t, "quorum", 5, 5, map[string]any{"coordinators": "n1,n2,n3", "ask": "m"})
+	req := nodetest.Targets(h.Request("cs"), "REQUEST")
+	h.Deliver(req[0], msg("GRANT", 1))
+	h.Deliver(req[1], msg("GRANT", 1))
+	wantCS(t, h, node.CSHeld)
+	if rel := nodetest.Targets(h.Fire(timerHold), "RELEASE"); strings.Join(ids(rel), " ") != strings.Join(ids(req), " ") {
+		t.Fatalf("released %v, asked %v", rel, req)
+	}
+}
+
+// participants: the generator runs only at the processes listed; coordinators = k
+// names the first k processes.
+func TestQuorumParticipantsAndCount(t *testing.T) {
+	params := map[string]any{"coordinators": 2, "participants": []any{"n3"}, "cs_rate": 1000.0, "m": 2}
+	c, _ := start(t, "quorum", 3, 1, params)
+	wantRole(t, c, "coordinator")
+	if _, ok := c.Armed(timerGenerate); ok {
+		t.Error("a coordinator that is not a participant runs the generator")
+	}
+	p, _ := start(t, "quorum", 3, 3, params)
+	wantRole(t, p, "participant")
+	if _, ok := p.Armed(timerGenerate); !ok {
+		t.Fatal("the participant's generator is off")
+	}
+	if got := nodetest.Targets(p.Fire(timerGenerate), "REQUEST"); strings.Join(ids(got), " ") != "n1 n2" {
+		t.Errorf("coordinators = 2 asked %v, want n1 n2", got)
+	}
+}
+
+func ids(xs []node.ID) []string {
+	var out []string
+	for _, x := range xs {
+		out = append(out, x.String())
+	}
+	return out
+}

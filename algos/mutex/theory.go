@@ -83,31 +83,35 @@ func tokenringTheory(c algos.TheoryConfig) []algos.Theory {
 	}
 }
 
-// quorumTheory gives 3n messages per entry and the notes' probability P_v of losing
-// mutual exclusion to amnesia, with P the probability that a coordinator crashes (and
-// forgets its grant) while the grant is held: P = 1−e^(−λ·cs_hold) for the fault
-// generator's crash rate λ.
+// quorumTheory gives the messages of an entry nobody competes with, 3 per
+// coordinator asked (n, or m with ask = "m"), and the notes' probability P_v of
+// losing mutual exclusion to amnesia, with P the probability that a coordinator
+// crashes (and forgets its grant) while the grant is held: P = 1−e^(−λ·cs_hold) for
+// the fault generator's crash rate λ. P_v is the chance that 2m−n or more of the m
+// coordinators a holder asked forget its grant, so that m free ones exist for
+// another participant: it holds when the holder asked exactly m (ask = "m"); asking
+// all n, a holder usually holds more grants than m and the rate falls far below.
 func quorumTheory(c algos.TheoryConfig) []algos.Theory {
-	coords, err := c.Params.Nodes("coordinators", c.IDs)
-	if err != nil || len(coords) == 0 {
-		return nil
-	}
-	coords = slices.Compact(slices.Sorted(slices.Values(coords)))
-	n := len(coords)
-	m, err := c.Params.Int("m")
+	coords, m, err := quorumSize(c.Params, c.IDs)
 	if err != nil {
 		return nil
 	}
-	if m == 0 {
-		m = n/2 + 1
-	}
+	n := len(coords)
 	wl, err := readWorkload(c.Params)
 	if err != nil {
 		return nil
 	}
+	ask, err := c.Params.String("ask", "all", "m")
+	if err != nil {
+		return nil
+	}
+	asked, formula := n, "3n"
+	if ask == "m" {
+		asked, formula = m, "3m"
+	}
 	p := -math.Expm1(-c.CrashRate * wl.hold.Seconds())
 	return []algos.Theory{
-		{Metric: "per_entry.total", Value: float64(3 * n), Bound: algos.AtMost, Formula: "3n", Label: "messages per entry", Source: srcQuorum},
+		{Metric: "per_entry.total", Value: float64(3 * asked), Bound: algos.AtMost, Formula: formula, Label: "messages per entry nobody competes with: REQUEST, GRANT, RELEASE per coordinator asked", Source: srcQuorum},
 		{Metric: "violations_per_entry", Value: math.Pow(10, QuorumLog10Pv(n, m, p)), Formula: "Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}",
 			Label: "P_v, mutual-exclusion violations per entry, with P = 1−e^(−λ·cs_hold)", Source: srcQuorum},
 	}
