@@ -1,7 +1,9 @@
 package sweep
 
 import (
+	"context"
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/clusterlab/clusterlab/algos/mutex"
@@ -27,18 +29,22 @@ func TestQuorumAmnesiaMeetsPv(t *testing.T) {
 	}
 	rate := func(ask string, seeds int) (violations, entries float64, pv float64) {
 		var runs []Run
-		for _, r := range p.Runs {
-			c := p.Cells[r.Cell]
-			if s.Label(c) == "params.coordinators=3 params.ask="+ask && len(runs) < seeds {
+		for k := range p.Runs() {
+			r := p.Run(k)
+			if s.Label(s.Cell(r.Cell)) == "params.coordinators=3 params.ask="+ask && len(runs) < seeds {
 				runs = append(runs, r)
 			}
 		}
 		if len(runs) != seeds {
 			t.Fatalf("found %d runs of the cell with 3 coordinators and ask = %q, want %d", len(runs), ask, seeds)
 		}
-		sub := *p
-		sub.Runs = runs
-		for _, r := range sub.Execute(0, nil) {
+		results := make([]Result, len(runs))
+		var wg sync.WaitGroup
+		for i, r := range runs {
+			wg.Go(func() { results[i] = p.execute(context.Background(), r, false) })
+		}
+		wg.Wait()
+		for _, r := range results {
 			violations += r.Values["violations"]
 			entries += r.Values["entries"]
 			pv = r.theory["violations_per_entry"][0].Value
