@@ -17,7 +17,7 @@ import (
 )
 
 // record records a preset with a seed the way `sim --record` does, into dir.
-func record(t *testing.T, dir, preset string, seed uint64) string {
+func record(t testing.TB, dir, preset string, seed uint64) string {
 	t.Helper()
 	path := filepath.Join(dir, preset+"-"+strings.Repeat("x", int(seed))+".jsonl")
 	s, cfg, err := session.Open(session.Source{Preset: preset, Seed: &seed})
@@ -214,6 +214,27 @@ func TestRubricErrors(t *testing.T) {
 		_, err := ParseRubric("r.toml", []byte(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+// BenchmarkGrade50 grades fifty recordings of bully-split-brain (12 s, 5 nodes,
+// about 1,300 events each) against a four-requirement rubric, on every core.
+func BenchmarkGrade50(b *testing.B) {
+	dir := b.TempDir()
+	var files []string
+	for seed := uint64(1); seed <= 50; seed++ {
+		files = append(files, record(b, dir, "bully-split-brain", seed))
+	}
+	r, err := ParseRubric("rubric.toml", []byte(rubricText))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		rows, err := Grade(context.Background(), files, r, 0, lang.En)
+		if err != nil || len(rows) != 50 {
+			b.Fatal(err)
 		}
 	}
 }

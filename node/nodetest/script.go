@@ -244,6 +244,7 @@ func (sc *script) render(outs []string) string {
 // the interleavings in Go rather than in a script call Do themselves.
 type Cluster struct {
 	algorithm string
+	steps     int // steps taken by the command under way
 	procs     []*Harness
 	down      []bool
 	last      []node.Status
@@ -265,6 +266,7 @@ func NewCluster(algorithm string) *Cluster { return &Cluster{algorithm: algorith
 // cannot run: a typo, a process that does not exist.
 func (c *Cluster) Do(cmd string) (string, error) {
 	c.out.Reset()
+	c.steps = 0
 	f := strings.Fields(cmd)
 	if len(f) == 0 {
 		return "", fmt.Errorf("found an empty command, expected one of %s", commandNames)
@@ -409,6 +411,7 @@ func (c *Cluster) each(args []string, all bool, do func(i int)) error {
 // step hands ev to process i, prints the step and what it did, and queues its
 // messages. A message a process sends itself arrives at once, as in the world.
 func (c *Cluster) step(i int, ev node.Event, what string) {
+	c.steps++
 	h := c.procs[i]
 	if c.down[i] {
 		c.printf("%v is down: %s is lost\n", h.ID, what)
@@ -501,13 +504,17 @@ func (c *Cluster) drop(args []string) error {
 // messages never stop (heartbeats answered by heartbeats) is an error, not a hang.
 const maxStabilize = 1000
 
+// maxSteps bounds the steps one command takes (a tick of a year, a storm of
+// messages): an error, not a hang.
+const maxSteps = 100_000
+
 func (c *Cluster) stabilize(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("found %q, expected stabilize alone", strings.Join(args, " "))
 	}
 	for round := 0; len(c.flight) > 0; round++ {
-		if round == maxStabilize {
-			return fmt.Errorf("%d messages are still in flight after %d rounds of deliveries: the messages never stop", len(c.flight), maxStabilize)
+		if round == maxStabilize || c.steps >= maxSteps {
+			return fmt.Errorf("%d messages are still in flight after %d rounds and %d steps: the messages never stop", len(c.flight), round, c.steps)
 		}
 		if err := c.deliver(nil); err != nil {
 			return err
@@ -545,6 +552,9 @@ func (c *Cluster) tick(args []string) error {
 		}
 		if best < 0 {
 			break
+		}
+		if c.steps >= maxSteps {
+			return fmt.Errorf("more than %d steps before %v: expected a shorter tick", maxSteps, end)
 		}
 		c.now = max(c.now, bestAt)
 		c.step(best, node.Event{Kind: node.Timer, Name: bestName}, "timer "+bestName)

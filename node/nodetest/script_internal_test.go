@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/clusterlab/clusterlab/algos/detector"
 	_ "github.com/clusterlab/clusterlab/algos/mutex"
 )
 
@@ -126,5 +127,19 @@ func TestClusterTick(t *testing.T) {
 	}
 	if c.now != 30e6 {
 		t.Fatalf("now %v, want 30ms", c.now)
+	}
+}
+
+// A command that would go on for ever (a tick of years, messages that never
+// stop) is an error that says so.
+func TestClusterBounds(t *testing.T) {
+	c := NewCluster("heartbeat-dp")
+	for _, cmd := range []string{"cluster nodes=3", "start"} {
+		if _, err := c.Do(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Do("tick 100000h"); err == nil || !strings.Contains(err.Error(), "expected a shorter tick") {
+		t.Fatalf("tick 100000h: %v", err)
 	}
 }
