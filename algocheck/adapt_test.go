@@ -1,6 +1,7 @@
 package algocheck
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -93,5 +94,34 @@ func TestTail(t *testing.T) {
 	ct, _ := withTail(cs, algos.Mutex, Settle)
 	if got := strings.Join(scripts(ct), "; "); !strings.Contains(got, "250ms request n1 cs; 500ms request n2 cs; 750ms request n3 cs; 1s request n1 cs") {
 		t.Errorf("central's workload %q: want every process in turn, every 250ms", got)
+	}
+}
+
+// A run's scenario written as TOML reads back as the same scenario: what
+// check --save writes for a student to run again.
+func TestTOMLRoundTrip(t *testing.T) {
+	for _, name := range []string{"bully-split-brain", "yoyo-bridge", "quorum-amnesia", "dp-gst"} {
+		p, _ := presets.Load(name)
+		fam := spec(t, p.Algorithm).Family
+		s, err := Adapt(p, spec(t, p.Algorithm), 7)
+		if err == nil {
+			s, err = withTail(s, fam, Settle)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		data, err := TOML(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := presets.Parse(name+".toml", data)
+		if err != nil {
+			t.Fatalf("%s: the TOML does not read back: %v\n%s", name, err, data)
+		}
+		a, _ := json.Marshal(s)
+		b, _ := json.Marshal(back)
+		if string(a) != string(b) {
+			t.Errorf("%s: read back\n%s\nwant\n%s", name, b, a)
+		}
 	}
 }

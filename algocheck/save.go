@@ -24,10 +24,7 @@ func TOML(s *presets.Scenario) ([]byte, error) {
 		return nil, err
 	}
 	prune(m)
-	for k, v := range m { // TOML has no JSON numbers: give them back their kind
-		m[k] = numbers(v)
-	}
-	return toml.Marshal(m)
+	return toml.Marshal(presets.TOMLValue(m))
 }
 
 // prune deletes the empty values of m, recursively.
@@ -60,24 +57,4 @@ func prune(m map[string]any) {
 			}
 		}
 	}
-}
-
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = numbers(e)
-		}
-	}
-	return v
 }

@@ -21,6 +21,7 @@ type checkCmd struct {
 	Name  string `arg:"" help:"${help_check_name}"`
 	Sizes string `help:"${help_check_sizes}" default:"3-16" placeholder:"A-B"`
 	Jobs  int    `help:"${help_check_jobs}"`
+	Save  string `help:"${help_check_save}" placeholder:"DIR"`
 }
 
 // maxShown is how many failures of one check are listed below its line.
@@ -96,7 +97,15 @@ func (c *checkCmd) Run() error {
 	} else {
 		var details []string
 		for _, f := range props.Failures {
-			details = append(details, ui.F("check.prop.run", f.Preset, f.Nodes, f.What))
+			d := ui.F("check.prop.run", f.Preset, f.Nodes, f.What)
+			if c.Save != "" {
+				path, err := saveRun(c.Save, f)
+				if err != nil {
+					return badInput(fmt.Errorf("--save: %w", err))
+				}
+				d += " (" + ui.F("check.prop.saved", path) + ")"
+			}
+			details = append(details, d)
 		}
 		line(false, "properties", ui.F("check.prop.fail", len(props.Failures), props.Runs), details...)
 	}
@@ -127,6 +136,28 @@ func (c *checkCmd) Run() error {
 		return &exitError{1, errors.New(ui.F("check.err.failed", spec.Name, failed))}
 	}
 	return nil
+}
+
+// saveRun writes a failing property run's scenario into dir, as a file the
+// student runs again with run --file or sim --file. It never overwrites a file.
+func saveRun(dir string, f algocheck.Failure) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	data, err := algocheck.TOML(f.Scenario)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.toml", f.Preset, f.Nodes))
+	out, err := session.CreateOutput(path, false)
+	if err != nil {
+		return "", err
+	}
+	defer out.Abort()
+	if _, err := out.Write(data); err != nil {
+		return "", err
+	}
+	return path, out.Commit()
 }
 
 // describeOrigin names where an algorithm's code comes from.

@@ -208,7 +208,8 @@ func TestScaffold(t *testing.T) {
 		{"plantlease", []string{"ok    rules", "FAIL  properties", "two processes in the critical section at once at"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, code := inDir(t, mod, 5*time.Minute, planted, "check", tc.name)
+			save := filepath.Join(root, "failing-"+tc.name)
+			out, code := inDir(t, mod, 5*time.Minute, planted, "check", tc.name, "--save", save)
 			if code != 1 {
 				t.Errorf("check %s exits %d, want 1", tc.name, code)
 			}
@@ -216,6 +217,13 @@ func TestScaffold(t *testing.T) {
 				if !strings.Contains(out, w) {
 					t.Errorf("check %s does not say %q:\n%s", tc.name, w, out)
 				}
+			}
+			// A failing property run is saved as a scenario that runs again.
+			if saved, _ := filepath.Glob(filepath.Join(save, "*.toml")); strings.Contains(out, "FAIL  properties") {
+				if len(saved) == 0 || !strings.Contains(out, "run it again: run --file "+save) {
+					t.Fatalf("check --save wrote %v:\n%s", saved, out)
+				}
+				must(t, mod, planted, "sim", "--file", saved[0])
 			}
 		})
 	}

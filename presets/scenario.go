@@ -868,12 +868,15 @@ func fromJSONParams(m map[string]any) map[string]any {
 	}
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		out[k] = fromJSONValue(v)
+		out[k] = TOMLValue(v)
 	}
 	return out
 }
 
-func fromJSONValue(v any) any {
+// TOMLValue gives the JSON numbers in v (decoded with UseNumber) the types TOML
+// would have given them: int64 for a whole number, float64 otherwise. Lists are
+// copied; tables are changed in place.
+func TOMLValue(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		if i, err := x.Int64(); err == nil {
@@ -881,10 +884,15 @@ func fromJSONValue(v any) any {
 		}
 		f, _ := x.Float64()
 		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = TOMLValue(e)
+		}
+		return x
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = fromJSONValue(e)
+			out[i] = TOMLValue(e)
 		}
 		return out
 	}

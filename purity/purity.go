@@ -214,24 +214,7 @@ func (c *walker) body(fn *ast.FuncDecl, isInit bool) {
 
 // global reports a write to a package-level variable of this package.
 func (c *walker) global(lhs ast.Expr) {
-	root := lhs
-	for {
-		switch e := root.(type) {
-		case *ast.IndexExpr:
-			root = e.X
-			continue
-		case *ast.SelectorExpr:
-			root = e.X
-			continue
-		case *ast.StarExpr:
-			root = e.X
-			continue
-		case *ast.ParenExpr:
-			root = e.X
-			continue
-		}
-		break
-	}
+	root := base(lhs)
 	id, ok := root.(*ast.Ident)
 	if !ok {
 		return
@@ -287,6 +270,25 @@ func (c *walker) mapRange(fn *ast.FuncDecl, r *ast.RangeStmt) {
 		}
 		return true
 	})
+}
+
+// base is the variable an assignment's left side writes into: a[i].f = … and
+// *p = … write into a and p.
+func base(e ast.Expr) ast.Expr {
+	for {
+		switch x := e.(type) {
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return e
+		}
+	}
 }
 
 func identOf(e ast.Expr) *ast.Ident {

@@ -488,15 +488,13 @@ func (c *Cluster) drop(args []string) error {
 	if err != nil {
 		return err
 	}
-	kept := c.flight[:0]
-	for _, m := range c.flight {
-		if slices.Contains(is, int(m.to)-1) {
+	c.flight = slices.DeleteFunc(c.flight, func(m inFlight) bool {
+		lost := slices.Contains(is, int(m.to)-1)
+		if lost {
 			c.printf("lost %v → %v %s\n", m.from, m.to, FormatMessage(m.msg))
-			continue
 		}
-		kept = append(kept, m)
-	}
-	c.flight = kept
+		return lost
+	})
 	return nil
 }
 
@@ -571,13 +569,7 @@ func (c *Cluster) crash(i int) {
 	}
 	c.down[i] = true
 	h.Crash()
-	kept := c.flight[:0]
-	for _, m := range c.flight {
-		if m.to != h.ID {
-			kept = append(kept, m)
-		}
-	}
-	c.flight = kept
+	c.flight = slices.DeleteFunc(c.flight, func(m inFlight) bool { return m.to == h.ID })
 	c.printf("%v crashed\n", h.ID)
 }
 
