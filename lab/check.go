@@ -11,6 +11,8 @@ import (
 
 	"github.com/clusterlab/clusterlab/algocheck"
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/explore"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/purity"
 	"github.com/clusterlab/clusterlab/session"
 )
@@ -18,10 +20,11 @@ import (
 // check: test an algorithm the way the lab tests its own, one line per check.
 
 type checkCmd struct {
-	Name  string `arg:"" help:"${help_check_name}"`
-	Sizes string `help:"${help_check_sizes}" default:"3-16" placeholder:"A-B"`
-	Jobs  int    `help:"${help_check_jobs}"`
-	Save  string `help:"${help_check_save}" placeholder:"DIR"`
+	Name    string `arg:"" help:"${help_check_name}"`
+	Sizes   string `help:"${help_check_sizes}" default:"3-16" placeholder:"A-B"`
+	Explore int    `help:"${help_check_explore}" default:"100" placeholder:"N"`
+	Jobs    int    `help:"${help_check_jobs}"`
+	Save    string `help:"${help_check_save}" placeholder:"DIR"`
 }
 
 // maxShown is how many failures of one check are listed below its line.
@@ -36,6 +39,14 @@ func (c *checkCmd) Run() error {
 	if err != nil {
 		return badInput(err)
 	}
+	if c.Explore < 0 {
+		return badInput(fmt.Errorf("--explore: found %d, expected a number of runs per preset (0 to skip the search)", c.Explore))
+	}
+	if c.Save == "" {
+		c.Save = "check-" + spec.Name
+	}
+	sig := catchSignals()
+	defer sig.stop()
 	start := time.Now()
 	fmt.Println(ui.F("check.head", spec.Name, ui.Family(string(spec.Family)), describeOrigin(spec)))
 	failed := 0
@@ -96,9 +107,9 @@ func (c *checkCmd) Run() error {
 		line(props.Runs > 0, "properties", ui.F("check.prop.ok", props.Runs, sizes[0], sizes[len(sizes)-1], ui.T("check.prop.what."+string(spec.Family))), skipped...)
 	} else {
 		var details []string
-		for _, f := range props.Failures {
+		for i, f := range props.Failures {
 			d := ui.F("check.prop.run", f.Preset, f.Nodes, f.What)
-			if c.Save != "" {
+			if i < maxShown { // the runs shown are saved to be run again
 				path, err := saveRun(c.Save, f)
 				if err != nil {
 					return badInput(fmt.Errorf("--save: %w", err))
@@ -110,7 +121,32 @@ func (c *checkCmd) Run() error {
 		line(false, "properties", ui.F("check.prop.fail", len(props.Failures), props.Runs), details...)
 	}
 
-	// 4. The textbook's figures the algorithm declares.
+	// 4. A bounded search for runs that break a safety property, shrunk.
+	search := algocheck.Search(sig.ctx, spec, c.Explore, c.Jobs)
+	if sig.interrupted() {
+		return sig.err()
+	}
+	switch {
+	case c.Explore == 0:
+		fmt.Printf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.explore"), ui.T("check.explore.off"))
+	case spec.Family == algos.Detector:
+		fmt.Printf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.explore"), ui.T("check.explore.detector"))
+	case search.Found == nil:
+		line(search.Runs > 0, "explore", ui.F("check.explore.ok", netsim.Thousands(search.Runs), search.Presets, strings.Join(algocheck.SearchFaults(spec.Family), ", ")), search.Skipped...)
+	default:
+		rep, err := explore.Write(search.Found, search.Options, explore.WriteOptions{Dir: c.Save, Force: true, Lang: ui,
+			Source: "check " + spec.Name, Command: "clusterlab " + strings.Join(args, " ")})
+		if err != nil {
+			return exploreError(err)
+		}
+		f := rep.Findings[0]
+		scenario, recording, _ := explore.Files(1)
+		line(false, "explore", ui.F("check.explore.fail", search.Preset, netsim.Thousands(search.Runs)),
+			ui.F("explore.finding", filepath.Join(c.Save, f.File), f.Kind, clockUS(f.AtUS), f.ActionsFound, f.Actions), "  "+f.Story,
+			ui.F("check.explore.replay", filepath.Join(c.Save, recording), filepath.Join(c.Save, scenario)))
+	}
+
+	// 5. The textbook's figures the algorithm declares.
 	counts := algocheck.Counts(det.Counts)
 	switch {
 	case spec.Theory == nil:
@@ -138,8 +174,9 @@ func (c *checkCmd) Run() error {
 	return nil
 }
 
-// saveRun writes a failing property run's scenario into dir, as a file the
-// student runs again with run --file or sim --file. It never overwrites a file.
+// saveRun writes a failing property run's scenario into dir, check's own
+// folder of outputs, as a file the student runs again with run --file or sim
+// --file. A file of an earlier check is replaced.
 func saveRun(dir string, f algocheck.Failure) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -149,7 +186,7 @@ func saveRun(dir string, f algocheck.Failure) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, fmt.Sprintf("%s-%d.toml", f.Preset, f.Nodes))
-	out, err := session.CreateOutput(path, false)
+	out, err := session.CreateOutput(path, true)
 	if err != nil {
 		return "", err
 	}

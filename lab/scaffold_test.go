@@ -113,7 +113,7 @@ func TestScaffold(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("check %s exits %d:\n%s", name, code, out)
 			}
-			for _, want := range []string{"ok    determinism", "ok    rules", "ok    properties"} {
+			for _, want := range []string{"ok    determinism", "ok    rules", "ok    properties", "explore"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("check %s does not say %q:\n%s", name, want, out)
 				}
@@ -205,7 +205,8 @@ func TestScaffold(t *testing.T) {
 		{"plantmap", []string{"FAIL  rules", fmt.Sprintf("plantmap/plantmap.go:%d: ranging over set gives its keys in another order at every run, and the order reaches env.Send", mapLine),
 			"FAIL  determinism", "the runs differ first at event", `"ev":"send"`}},
 		{"plantdeaf", []string{"ok    rules", "FAIL  properties", "2 live leaders at the end"}},
-		{"plantlease", []string{"ok    rules", "FAIL  properties", "two processes in the critical section at once at"}},
+		{"plantlease", []string{"ok    rules", "FAIL  properties", "two processes in the critical section at once at",
+			"FAIL  explore", "mutual exclusion violated", "replay --at-alert "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			save := filepath.Join(root, "failing-"+tc.name)
