@@ -67,7 +67,8 @@ type DetReport struct {
 	Counts  []Measured
 }
 
-// Measured is one preset's run, with its metrics and the textbook's figures.
+// Measured is one preset's run without faults, with its metrics and the
+// textbook's figures.
 type Measured struct {
 	Preset string
 	Values map[string]float64
@@ -125,11 +126,22 @@ func Determinism(spec algos.Spec, l lang.Lang) *DetReport {
 			t.Preset = p.Name
 			rep.Twins = append(rep.Twins, t)
 		}
-		if th, err := s.Theory(cfg); err == nil && len(th) > 0 {
+		if th, err := s.Theory(cfg); err == nil && len(th) > 0 && faultFree(cfg) {
 			rep.Counts = append(rep.Counts, Measured{Preset: p.Name, Values: meter.Values(sum), Theory: th})
 		}
 	}
 	return rep
+}
+
+// faultFree reports whether a run has no fault in its script: the textbook's
+// figures are for runs without faults (requests and markers are no faults).
+func faultFree(cfg netsim.Config) bool {
+	for _, a := range cfg.Script {
+		if a.Action.Verb != "request" && a.Action.Verb != "marker" {
+			return false
+		}
+	}
+	return true
 }
 
 // compare finds the first event where two runs differ.
