@@ -77,7 +77,9 @@ type Snapshot struct {
 	Synchronous bool  // GST has been reached
 	Groups      [][]node.ID
 	Cuts        [][2]node.ID
-	InFlight    int
+	// InFlight is how many messages are on their way: sent, and their first copy
+	// neither delivered nor lost yet (see State.landed).
+	InFlight int
 
 	Types  []TypeCount    // by type name
 	Drops  map[string]int // by reason; read-only
@@ -175,13 +177,13 @@ func (st *State) Apply(e *Event) {
 	case Deliver:
 		if !e.Local {
 			st.count(e.Msg.Type).Delivered++
-			s.InFlight--
+			st.landed(e)
 			st.rate(e.T)
 		}
 	case Drop:
 		st.count(e.Msg.Type).Dropped++
 		s.Drops[e.Reason]++
-		s.InFlight--
+		st.landed(e)
 	case Crash:
 		if n := st.node(e.Node); n != nil {
 			n.Up = false
@@ -250,6 +252,20 @@ func (st *State) Apply(e *Event) {
 		if st.head == 0 {
 			st.full = true
 		}
+	}
+}
+
+// InFlight is the messages in flight now (Snapshot().InFlight, without the copy).
+func (st *State) InFlight() int { return st.snap.InFlight }
+
+// landed takes a copy that arrived or was lost off the messages in flight. A
+// message is in flight from its send until its first copy (the one not marked
+// dup) arrives or is lost. A duplicate copy is known only when it lands: it comes
+// in and goes out at once, so it adds nothing, and the count never goes below
+// zero, whatever a file says.
+func (st *State) landed(e *Event) {
+	if !e.Dup && st.snap.InFlight > 0 {
+		st.snap.InFlight--
 	}
 }
 
