@@ -19,8 +19,8 @@ const DiagramMessages = 40
 
 // typeFate counts the messages of one type by fate.
 type typeFate struct {
-	sent, delivered, dups int
-	drops                 map[string]int
+	sent, delivered, dups, inFlight int
+	drops                           map[string]int
 }
 
 // timelineRow is one line of the faults-and-leaders table.
@@ -113,6 +113,40 @@ func gather(src Source, o Options) (*report, error) {
 	w := o.Window
 	r := &report{h: h, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, first: -1,
 		cleared: map[uint64]*trace.Event{}, split: o.Split, traceName: o.TraceName, l: o.Lang, firstT: -1}
+	// Each message sent in the window is counted by its fate, as the CSV's
+	// message table has it, once its last copy has landed (a first reading says
+	// how many copies land): a row of the table per type and fate.
+	fates := newFates()
+	if _, err := scan(src, nil, func(p *peek, _ *trace.Event) {
+		if !p.malformed() {
+			fates.see(p)
+		}
+	}); err != nil {
+		return nil, err
+	}
+	fates.done()
+	type msgFate struct {
+		typ        string
+		landed     bool
+		deliveries int
+		drop       string
+		left       int
+	}
+	var msgs midMap[*msgFate]
+	reasons := map[string]bool{}
+	count := func(m *msgFate) {
+		f := r.fate(m.typ)
+		switch {
+		case m.landed:
+			f.delivered++
+		case m.drop != "":
+			f.drops[m.drop]++
+			reasons[m.drop] = true
+		default:
+			f.inFlight++
+		}
+		f.dups += max(m.deliveries-1, 0)
+	}
 	var sp *splitter
 	var parts partList
 	if o.Split {
@@ -127,7 +161,6 @@ func gather(src Source, o Options) (*report, error) {
 	cs := map[node.ID]node.CSState{}
 	wanted := map[node.ID]int64{}
 	leaderDown := int64(-1)
-	reasons := map[string]bool{}
 	var run *leaderChange // the leader change being grouped
 	flush := func() {
 		if run != nil {
@@ -146,6 +179,18 @@ func gather(src Source, o Options) (*report, error) {
 			r.cleared[e.Ref] = keepEvent(e)
 		case e.Ev == trace.Action && e.By == "user":
 			r.userActs++
+		}
+		if m, _ := msgs.get(e.MID); m != nil && (e.Ev == trace.Deliver || e.Ev == trace.Drop) && !malformed(e) {
+			if e.Ev == trace.Deliver {
+				m.landed = true
+				m.deliveries++
+			} else if m.drop == "" {
+				m.drop = e.Reason
+			}
+			if m.left--; m.left <= 0 {
+				msgs.del(e.MID)
+				count(m)
+			}
 		}
 		if past {
 			return false, nil
@@ -203,19 +248,16 @@ func gather(src Source, o Options) (*report, error) {
 		switch e.Ev {
 		case trace.Send:
 			r.fate(e.Msg.Type).sent++
+			m := &msgFate{typ: e.Msg.Type, left: fates.of(e.MID)}
+			if m.left > 0 {
+				msgs.put(e.MID, m)
+			} else {
+				count(m)
+			}
 		case trace.Deliver:
 			if e.Local {
 				r.locals++
-				break
 			}
-			f := r.fate(e.Msg.Type)
-			f.delivered++
-			if e.Dup {
-				f.dups++
-			}
-		case trace.Drop:
-			r.fate(e.Msg.Type).drops[e.Reason]++
-			reasons[e.Reason] = true
 		case trace.Crash:
 			r.crashes = append(r.crashes, keepEvent(e))
 			if e.Node == wasAgreed {
@@ -275,6 +317,7 @@ func gather(src Source, o Options) (*report, error) {
 		return nil, err
 	}
 	r.tail = tail
+	msgs.each(func(_ uint64, m *msgFate) { count(m) }) // still on their way at the end
 	flush()
 	for k := range reasons {
 		r.reasons = append(r.reasons, k)
@@ -451,14 +494,19 @@ func (r *report) writeMessages(p func(string, ...any)) {
 		types = append(types, k)
 	}
 	sort.Strings(types)
-	dups := false
+	dups, inFlight := false, false
 	for _, f := range r.types {
 		dups = dups || f.dups > 0
+		inFlight = inFlight || f.inFlight > 0
 	}
 	p("| %s | %s | %s | %s |", r.T("md.col.type"), r.T("sim.col.sent"), r.T("sim.col.delivered"), r.T("sim.col.dropped"))
 	sep := "|---|---:|---:|---:|"
 	for _, reason := range r.reasons {
 		p(" %s |", r.l.Word(reason))
+		sep += "---:|"
+	}
+	if inFlight {
+		p(" %s |", r.T("md.col.inflight"))
 		sep += "---:|"
 	}
 	if dups {
@@ -477,6 +525,9 @@ func (r *report) writeMessages(p func(string, ...any)) {
 		for _, reason := range r.reasons {
 			p(" %d |", f.drops[reason])
 		}
+		if inFlight {
+			p(" %d |", f.inFlight)
+		}
 		if dups {
 			p(" %d |", f.dups)
 		}
@@ -488,6 +539,7 @@ func (r *report) writeMessages(p func(string, ...any)) {
 		total.sent += f.sent
 		total.delivered += f.delivered
 		total.dups += f.dups
+		total.inFlight += f.inFlight
 		for k, v := range f.drops {
 			total.drops[k] += v
 		}
@@ -495,7 +547,10 @@ func (r *report) writeMessages(p func(string, ...any)) {
 	if len(types) > 1 {
 		row("**"+r.T("md.all")+"**", &total)
 	}
-	p("\n")
+	p("\n%s\n", r.T("md.permessage"))
+	if len(r.reasons) > 0 || r.locals > 0 {
+		p("\n")
+	}
 	if len(r.reasons) > 0 {
 		var parts []string
 		for _, reason := range r.reasons {

@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -147,5 +148,64 @@ func TestMarkdownCommandReproduces(t *testing.T) {
 	again := run(t, "rerun", s, cfg, until)
 	if again.Hash != tr.Hash || len(again.Events) != len(tr.Events) {
 		t.Errorf("the report's command records %d events, hash %s; the trace has %d, hash %s", len(again.Events), again.Hash, len(tr.Events), tr.Hash)
+	}
+}
+
+// TestMarkdownCountsAsCSV: the report's table of messages by type and fate is
+// the CSV's message table counted by type and fate, in every trace, duplicates
+// and losses of both copies included (the report counted deliveries and drops,
+// and said 36,297 dropped where the CSV had 36,292 dropped messages).
+func TestMarkdownCountsAsCSV(t *testing.T) {
+	column := map[string]string{"delivered": FateDelivered, "dropped": FateDropped, "in flight": FateInFlight, "duplicates delivered": "duplicates"}
+	for name, tr := range allTraces(t) {
+		for _, f := range []Flags{{}, {From: "1s", To: "2s"}} {
+			f.Format = "csv"
+			out, err := exportErr(tr, f)
+			if err != nil {
+				continue // nothing in the window
+			}
+			rows, _ := readCSV(t, out)
+			want := map[string]map[string]int{}
+			for _, r := range rows {
+				if want[r["type"]] == nil {
+					want[r["type"]] = map[string]int{}
+				}
+				c := want[r["type"]]
+				c["sent"]++
+				c[r["fate"]]++
+				if r["fate"] == FateDropped {
+					c[r["drop_reason"]]++
+				}
+				if d, err := strconv.Atoi(r["duplicates"]); err == nil {
+					c["duplicates"] += d
+				}
+			}
+			f.Format = "md"
+			_, table, _ := strings.Cut(export(t, tr, f), "## Messages by type and fate\n\n")
+			lines := strings.Split(table, "\n")
+			got := map[string]map[string]int{}
+			if strings.HasPrefix(lines[0], "| type |") {
+				head := strings.Split(strings.Trim(lines[0], "| "), " | ")
+				for _, l := range lines[2:] {
+					if !strings.HasPrefix(l, "| ") || strings.HasPrefix(l, "| **") {
+						break
+					}
+					cells := strings.Split(strings.Trim(l, "| "), " | ")
+					c := map[string]int{}
+					for i, h := range head[1:] {
+						if n, _ := strconv.Atoi(cells[i+1]); n != 0 {
+							if k, ok := column[h]; ok {
+								h = k
+							}
+							c[h] = n
+						}
+					}
+					got[cells[0]] = c
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s %+v: the report counts\n%v\nthe CSV\n%v", name, f, got, want)
+			}
+		}
 	}
 }

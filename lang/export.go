@@ -1,0 +1,20 @@
+package lang
+
+// The texts of the exports' reports beyond the first ones: counts per message,
+// and reports at scale.
+func init() {
+	extend(map[Lang]map[string]string{
+		En: {
+			"md.col.inflight": "in flight",
+			"md.permessage":   "Counted per message sent in this window, as the CSV's message table counts them: delivered if a copy arrived, dropped if every copy was lost (by the reason of its first loss), in flight if neither by the end of the recording; duplicates delivered are the copies delivered beyond the first.",
+		},
+		Pt: {
+			"md.col.inflight": "em trânsito",
+			"md.permessage":   "Contadas por mensagem enviada nesta janela, como a tabela de mensagens do CSV as conta: entregue se uma cópia chegou, perdida se todas as cópias se perderam (pelo motivo da primeira perda), em trânsito se nenhuma das duas coisas até o fim da gravação; duplicatas entregues são as cópias entregues além da primeira.",
+		},
+		Es: {
+			"md.col.inflight": "en tránsito",
+			"md.permessage":   "Contados por mensaje enviado en esta ventana, como los cuenta la tabla de mensajes del CSV: entregado si llegó una copia, perdido si se perdieron todas las copias (por el motivo de la primera pérdida), en tránsito si ninguna de las dos cosas hasta el final de la grabación; los duplicados entregados son las copias entregadas además de la primera.",
+		},
+	})
+}
