@@ -2,6 +2,7 @@ package netsim
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -199,11 +200,11 @@ func (e *Expectation) evaluate(w *World) Result {
 				}
 			}
 			r.OK = cmp(len(cur), e.op, e.k)
-			r.Got = fmt.Sprintf("%d leaders in term %d %v (all leaders %v)", len(cur), term, cur, ls)
+			r.Got = fmt.Sprintf("%d leaders in term %d %s (all leaders %s)", len(cur), term, w.observed(cur, node.None), w.observed(ls, node.None))
 			break
 		}
 		r.OK = cmp(len(ls), e.op, e.k)
-		r.Got = fmt.Sprintf("%d leaders %v", len(ls), ls)
+		r.Got = fmt.Sprintf("%d leaders %s", len(ls), w.observed(ls, node.None))
 	case "cs":
 		st := w.proc(e.a).status
 		r.OK = w.proc(e.a).up && st.CS.String() == e.word
@@ -221,17 +222,28 @@ func (e *Expectation) evaluate(w *World) Result {
 		r.Got = fmt.Sprintf("%d false suspicions %s GST", n, e.word)
 	case "agree":
 		r.OK = true
-		var views []string
+		var views, others []string // those that agree, those that do not
 		for _, p := range w.procs {
 			if p.up {
-				views = append(views, fmt.Sprintf("%v→%v", p.id, p.status.Leader))
+				v := fmt.Sprintf("%v→%v", p.id, p.status.Leader)
 				if p.status.Leader != e.a {
 					r.OK = false
+					others = append(others, v)
 				}
+				views = append(views, v)
 			}
 		}
 		r.OK = r.OK && w.proc(e.a).up
 		r.Got = strings.Join(views, " ")
+		if len(w.procs) > foldAbove {
+			// Those that do not agree first, then the others, up to maxNamed.
+			for _, v := range views {
+				if !slices.Contains(others, v) {
+					others = append(others, v)
+				}
+			}
+			r.Got = namedList(others, false)
+		}
 	case "leader":
 		st := w.proc(e.a).status
 		r.OK = st.Leader == e.b
@@ -243,13 +255,51 @@ func (e *Expectation) evaluate(w *World) Result {
 	case "suspects":
 		s := w.proc(e.a).status.Suspect(e.b)
 		r.OK = s != e.not
-		r.Got = fmt.Sprintf("%v suspects %v", e.a, w.proc(e.a).status.Suspects)
+		r.Got = fmt.Sprintf("%v suspects %s", e.a, w.observed(w.proc(e.a).status.Suspects, e.b))
 	case "alert":
 		n := w.alerts.count(e.word)
 		r.OK = (n > 0) != e.not
 		r.Got = fmt.Sprintf("%d %s alerts", n, e.word)
 	}
 	return r
+}
+
+// foldAbove is the node count beyond which what an expectation observed names at
+// most maxNamed nodes, those that decide it first, and counts the others: the
+// text goes into the trace, and `agree n100000` listed every node.
+const foldAbove = 12
+
+// observed renders ids as an expectation's observed text shows them, "[n1 n2]",
+// folded beyond foldAbove nodes with first (when set and among them) at the head:
+// "[n7 n1 n2 n3 n4 n5 n6 n8] and 142 more".
+func (w *World) observed(ids []node.ID, first node.ID) string {
+	if len(w.procs) <= foldAbove {
+		return fmt.Sprint(ids)
+	}
+	names := make([]string, 0, len(ids))
+	if slices.Contains(ids, first) {
+		names = append(names, first.String())
+	}
+	for _, id := range ids {
+		if id != first {
+			names = append(names, id.String())
+		}
+	}
+	return namedList(names, true)
+}
+
+// namedList joins the first maxNamed of names with spaces, in brackets for a list
+// of ids, and counts the others: "n1→n5 n2→n5 … and 292 more", "[n1 n2 n3] and 4
+// more".
+func namedList(names []string, brackets bool) string {
+	s := strings.Join(names[:min(len(names), maxNamed)], " ")
+	if brackets {
+		s = "[" + s + "]"
+	}
+	if more := len(names) - maxNamed; more > 0 {
+		s += " and " + count(more) + " more"
+	}
+	return s
 }
 
 func cmp(n int, op string, k int) bool {

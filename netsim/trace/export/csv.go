@@ -416,7 +416,7 @@ func eventRow(e *trace.Event, row []string) []string {
 		row[colRef] = strconv.FormatUint(e.Ref, 10)
 	}
 	if e.Groups != nil {
-		row[colGroups] = groupsText(e.Groups)
+		row[colGroups] = groupsText(e.Groups, plainIDs)
 	}
 	if s := e.Status; s != nil {
 		row[colRole] = s.Role

@@ -50,7 +50,7 @@ func TextDashboard(s *trace.Snapshot, w, h int) string {
 	add("%s", strings.Repeat("-", w))
 	net := fmt.Sprintf(" network: %s, loss %g, in flight %d", s.Latency, s.Loss, s.InFlight)
 	if len(s.Groups) > 0 {
-		net += ", partition " + groupsText(s.Groups)
+		net += ", partition " + groupsText(s.Groups, plainIDs)
 	}
 	for _, c := range s.Cuts {
 		net += fmt.Sprintf(", cut %v->%v", c[0], c[1])

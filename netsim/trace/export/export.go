@@ -111,7 +111,7 @@ func (w Window) IDs(ids []node.ID) []node.ID {
 }
 
 // Describe says what the window selects, for people.
-func (w Window) Describe() string { return w.describeIn(lang.En) }
+func (w Window) Describe() string { return w.describeIn(lang.En, plainIDs) }
 
 // Flags are the export command's options as typed, before checking.
 type Flags struct {

@@ -23,13 +23,14 @@ func isFault(e *trace.Event) bool {
 }
 
 // faultText describes a fault for people, without its time.
-func faultText(e *trace.Event) string { return faultTextIn(lang.En, e) }
+func faultText(e *trace.Event) string { return faultTextIn(lang.En, e, plainIDs) }
 
-// groupsText renders partition groups as "n1 n2 | n3 n4 n5".
-func groupsText(groups [][]node.ID) string {
+// groupsText renders partition groups as "n1 n2 | n3 n4 n5", their nodes listed
+// by list.
+func groupsText(groups [][]node.ID, list idList) string {
 	parts := make([]string, len(groups))
 	for i, g := range groups {
-		parts[i] = joinIDs(g, " ")
+		parts[i] = list(g, " ")
 	}
 	return strings.Join(parts, " | ")
 }

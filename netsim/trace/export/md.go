@@ -60,6 +60,7 @@ type report struct {
 
 	final *trace.Snapshot
 
+	list  idList   // how the report lists nodes: folded beyond FoldAbove nodes
 	split bool     // show the whole diagram, in parts
 	parts []string // the parts, when split
 	dia   *excerpt // the diagram, when not split
@@ -112,7 +113,10 @@ func gather(src Source, o Options) (*report, error) {
 	info := &h.Info
 	w := o.Window
 	r := &report{h: h, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, first: -1,
-		cleared: map[uint64]*trace.Event{}, split: o.Split, traceName: o.TraceName, l: o.Lang, firstT: -1}
+		cleared: map[uint64]*trace.Event{}, split: o.Split, traceName: o.TraceName, l: o.Lang, firstT: -1, list: plainIDs}
+	if len(info.IDs) > FoldAbove {
+		r.list = foldedIDs(r.l)
+	}
 	// Each message sent in the window is counted by its fate, as the CSV's
 	// message table has it, once its last copy has landed (a first reading says
 	// how many copies land): a row of the table per type and fate.
@@ -152,7 +156,7 @@ func gather(src Source, o Options) (*report, error) {
 	if o.Split {
 		sp = newSplitter(h, w, 2000, &parts)
 	} else {
-		r.dia = newExcerpt(h, w)
+		r.dia = newExcerpt(h, w, len(info.IDs) > FoldAbove)
 	}
 	spanMsgs := 0 // messages sent in the window since the last election ended, heartbeats apart
 	st := trace.NewState(*h)
@@ -304,7 +308,7 @@ func gather(src Source, o Options) (*report, error) {
 			run.From = append(run.From, oldLeader)
 		case isFault(e):
 			flush()
-			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: e.Ev, text: faultTextIn(r.l, e)})
+			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: e.Ev, text: faultTextIn(r.l, e, r.list)})
 		case e.Ev == trace.Marker:
 			flush()
 			r.timeline = append(r.timeline, timelineRow{t: e.T, kind: "marker", text: e.Text})
@@ -364,7 +368,7 @@ func (r *report) write(b *bufio.Writer) {
 	p("| %s | %s |\n", r.T("md.scenario"), mdText(info.Name))
 	p("| %s | %s (%s) |\n", r.T("md.algorithm"), mdText(info.Algorithm), mdText(r.l.Family(info.Family)))
 	p("| %s | %d |\n", r.T("md.seed"), r.h.Seed)
-	p("| %s | %d: %s ("+r.T("md.topology")+") |\n", r.T("md.nodes"), len(info.IDs), joinIDs(info.IDs, " "), mdText(info.Topology))
+	p("| %s | %d: %s ("+r.T("md.topology")+") |\n", r.T("md.nodes"), len(info.IDs), r.list(info.IDs, " "), mdText(info.Topology))
 	p("| %s | %s |\n", r.T("md.network"), mdText(networkText(r.l, info)))
 	p("| %s | %d %s", r.T("md.recording"), r.tail.Events, r.T("md.events"))
 	if r.tail.Events > 0 {
@@ -384,7 +388,7 @@ func (r *report) write(b *bufio.Writer) {
 	if r.tail.Truncated {
 		p("| %s | %s |\n", r.T("md.note"), r.T("md.truncated"))
 	}
-	p("| %s | %s: %d %s", r.T("md.thisreport"), mdText(r.w.describeIn(r.l)), r.events, r.T("md.events"))
+	p("| %s | %s: %d %s", r.T("md.thisreport"), mdText(r.w.describeIn(r.l, r.list)), r.events, r.T("md.events"))
 	if r.first >= 0 {
 		p(r.T("md.span"), fmtT(r.first), fmtT(r.last))
 	}
@@ -407,7 +411,7 @@ func (r *report) write(b *bufio.Writer) {
 				text = r.T("md.marker") + ": " + oneLine(r.l.Marker(row.text))
 			}
 			if c := row.leader; c != nil {
-				text = r.T("md.leaderchange") + ": " + c.textIn(r.l)
+				text = r.T("md.leaderchange") + ": " + c.textIn(r.l, r.list)
 				if c.Last > c.T {
 					text += r.F("md.until", fmtT(c.Last))
 				}
@@ -471,7 +475,7 @@ func (r *report) write(b *bufio.Writer) {
 		if len(r.parts) == 1 {
 			diagrams = r.T("md.diagrams.one")
 		}
-		p("## %s\n\n%s\n", r.T("md.h.diagram"), r.F("md.split", mdText(r.w.describeIn(r.l)), diagrams, MermaidMaxText))
+		p("## %s\n\n%s\n", r.T("md.h.diagram"), r.F("md.split", mdText(r.w.describeIn(r.l, r.list)), diagrams, MermaidMaxText))
 		for _, d := range r.parts {
 			p("\n```mermaid\n%s```\n", d)
 		}

@@ -1,7 +1,12 @@
 package export
 
 import (
+	"bytes"
+	"maps"
 	"math"
+	"slices"
+
+	"github.com/clusterlab/clusterlab/lang"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -18,7 +23,8 @@ type excerpt struct {
 	h    *trace.Header
 	w    Window
 	ids  []node.ID
-	msgs int // the window's messages so far
+	fold bool // beyond FoldAbove nodes: draw only the nodes the diagram is about, and fold lists of ids
+	msgs int  // the window's messages so far
 
 	f     *mmFold   // the fold, for whole
 	whole *mmWriter // the window's whole diagram, while it may be the one shown
@@ -34,7 +40,7 @@ type excerpt struct {
 	bestQ    []qEvent
 	bestFold *mmFold
 
-	text        string // the diagram, once drawn
+	drawing     string // the diagram, once drawn
 	first, last int64  // the times of its first and last messages
 	drawn       bool
 }
@@ -58,11 +64,47 @@ type qEvent struct {
 	msg bool
 }
 
-func newExcerpt(h *trace.Header, w Window) *excerpt {
+func newExcerpt(h *trace.Header, w Window, fold bool) *excerpt {
 	s := newSlots(h.Info.IDs)
-	x := &excerpt{h: h, w: w, ids: w.IDs(h.Info.IDs), f: newMMFold(s), qFold: newMMFold(s), bestFold: newMMFold(s), best: math.MaxInt64}
-	x.whole = newMMWriter(x.f, w, x.ids)
+	x := &excerpt{h: h, w: w, ids: w.IDs(h.Info.IDs), fold: fold, f: newMMFold(s), qFold: newMMFold(s), bestFold: newMMFold(s), best: math.MaxInt64}
+	if fold {
+		list := foldedIDs(lang.En)
+		text := func(e *trace.Event) string { return faultTextIn(lang.En, e, list) }
+		x.f.text, x.qFold.text, x.bestFold.text = text, text, text
+	}
+	x.whole = x.writer(x.f, w)
 	return x
+}
+
+// allMark stands for the note over every participant while they are not known.
+const allMark = "\x00all\x00"
+
+// writer is a diagram writer of w from fold f; beyond FoldAbove nodes it notes
+// the participants its lines are about, and draws notes over all of them as
+// allMark until they are known (text).
+func (x *excerpt) writer(f *mmFold, w Window) *mmWriter {
+	m := newMMWriter(f, w, x.ids)
+	if x.fold {
+		m.about = map[node.ID]bool{}
+		m.seen = func(id node.ID) { m.about[id] = true }
+		m.all = allMark
+	}
+	return m
+}
+
+// text is the diagram m drew: its header, with only the participants its lines
+// are about when it noted them (the window's first node if none), and its lines.
+func (x *excerpt) text(m *mmWriter, w Window) string {
+	b := m.finish(nil, m.b)
+	if m.about != nil {
+		ids := slices.Sorted(maps.Keys(m.about))
+		if len(ids) == 0 && len(x.ids) > 0 {
+			ids = x.ids[:1]
+		}
+		m.setIDs(ids)
+		b = bytes.ReplaceAll(b, []byte(allMark), []byte(m.all))
+	}
+	return string(m.header(nil, x.h, w, 1)) + string(b)
 }
 
 // see takes the next event of the trace, up to the window's end.
@@ -147,7 +189,7 @@ func (x *excerpt) draw(fold *mmFold, q []qEvent, skip int) {
 	dw.FirstSeq, dw.LastSeq = first.Seq, last.Seq
 	f := newMMFold(fold.slots)
 	fold.copyTo(f)
-	m := newMMWriter(f, dw, x.ids)
+	m := x.writer(f, dw)
 	for i := range q {
 		e := &q[i].e
 		if dw.past(e.T, e.Seq) {
@@ -159,7 +201,7 @@ func (x *excerpt) draw(fold *mmFold, q []qEvent, skip int) {
 		}
 		f.fold(e, c)
 	}
-	x.text = string(m.finish(m.header(nil, x.h, dw, 1), m.b))
+	x.drawing = x.text(m, dw)
 	x.first, x.last = first.T, last.T
 	x.drawn = true
 	x.q, x.qFold, x.bestQ, x.bestFold = nil, nil, nil, nil
@@ -172,7 +214,7 @@ func (f *mmFold) see(e *trace.Event) { f.fold(e, f.look(e)) }
 func (r *report) diagram() (string, string) {
 	x := r.dia
 	if x.msgs <= DiagramMessages {
-		return string(x.whole.finish(x.whole.header(nil, x.h, x.w, 1), x.whole.b)), r.F("md.dw.all", x.msgs, mdText(x.w.describeIn(r.l)))
+		return x.text(x.whole, x.w), r.F("md.dw.all", x.msgs, mdText(x.w.describeIn(r.l, r.list)))
 	}
 	var what string
 	if a := x.anchor; a != nil {
@@ -180,7 +222,7 @@ func (r *report) diagram() (string, string) {
 			lo := min(max(x.anchorAt-DiagramMessages/4, 0), x.msgs-DiagramMessages)
 			x.draw(x.qFold, x.q, lo-(x.msgs-x.qMsgs))
 		}
-		name := faultTextIn(r.l, a)
+		name := faultTextIn(r.l, a, r.list)
 		if a.Ev == trace.Alert {
 			name = r.F("md.dw.alert", r.alertName(a.Kind))
 		}
@@ -189,5 +231,5 @@ func (r *report) diagram() (string, string) {
 		x.draw(x.bestFold, x.bestQ, 0)
 		what = r.F("md.dw.busiest", DiagramMessages)
 	}
-	return x.text, r.F("md.dw.window", what, fmtT(x.first), fmtT(x.last), x.msgs)
+	return x.drawing, r.F("md.dw.window", what, fmtT(x.first), fmtT(x.last), x.msgs)
 }

@@ -14,8 +14,8 @@ import (
 // are data for other tools). The texts both need are written once, here, in l: the
 // English ones are these with lang.En.
 
-// describeIn says what the window selects, in l.
-func (w Window) describeIn(l lang.Lang) string {
+// describeIn says what the window selects, in l, its nodes listed by list.
+func (w Window) describeIn(l lang.Lang, list idList) string {
 	if w.Whole() {
 		return l.T("md.window.whole")
 	}
@@ -31,20 +31,21 @@ func (w Window) describeIn(l lang.Lang) string {
 		parts = append(parts, l.F("md.window.events", w.FirstSeq, w.LastSeq))
 	}
 	if w.Nodes != nil {
-		parts = append(parts, l.F("md.window.nodes", joinIDs(w.Nodes, ", ")))
+		parts = append(parts, l.F("md.window.nodes", list(w.Nodes, ", ")))
 	}
 	return strings.Join(parts, ", ")
 }
 
-// faultTextIn describes a fault for people, without its time, in l.
-func faultTextIn(l lang.Lang, e *trace.Event) string {
+// faultTextIn describes a fault for people, without its time, in l, its nodes
+// listed by list.
+func faultTextIn(l lang.Lang, e *trace.Event, list idList) string {
 	switch e.Ev {
 	case trace.Crash:
 		return l.F("fault.crash", e.Node)
 	case trace.Recover:
 		return l.F("fault.recover", e.Node, e.Inc)
 	case trace.Partition:
-		return l.F("fault.partition", groupsText(e.Groups))
+		return l.F("fault.partition", groupsText(e.Groups, list))
 	case trace.Heal:
 		return l.T("fault.heal")
 	case trace.Cut:
@@ -63,13 +64,13 @@ func faultTextIn(l lang.Lang, e *trace.Event) string {
 }
 
 // textIn is the leader change for people, in l: "n2 n3 → leader n3 (was n5)".
-func (c *leaderChange) textIn(l lang.Lang) string {
+func (c *leaderChange) textIn(l lang.Lang, list idList) string {
 	c = c.sorted()
 	var who string
 	if len(c.Nodes) == 1 && c.Nodes[0] == c.Leader {
 		who = l.F("md.lc.leads", c.Leader)
 	} else {
-		who = l.F("md.lc.to", joinIDs(c.Nodes, " "), c.Leader)
+		who = l.F("md.lc.to", list(c.Nodes, " "), c.Leader)
 	}
 	var from []string
 	for i, f := range c.From {

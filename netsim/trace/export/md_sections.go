@@ -275,7 +275,7 @@ func (r *report) writeFinal(p func(string, ...any)) {
 		}})
 	}
 	if family == "detector" || any(func(s *node.Status) bool { return len(s.Suspects) > 0 }) {
-		cols = append(cols, col{r.T("md.col.suspects"), "---", func(s *node.Status) string { return joinIDs(s.Suspects, " ") }})
+		cols = append(cols, col{r.T("md.col.suspects"), "---", func(s *node.Status) string { return r.list(s.Suspects, " ") }})
 	}
 	p("## "+r.T("md.h.state")+"\n\n| %s | %s | %s |", fmtT(r.final.T), r.T("md.col.node"), r.T("md.col.state"), r.T("md.col.incarnation"))
 	sep := "|---|---|---:|"
@@ -284,16 +284,23 @@ func (r *report) writeFinal(p func(string, ...any)) {
 		sep += c.align + "|"
 	}
 	p("\n%s\n", sep)
-	for _, n := range nodes {
+	// Beyond FoldAbove nodes, nodes in a row whose rows are the same share one:
+	// "n5…n300 (296 nodes)".
+	ids := make([]node.ID, len(nodes))
+	cells := make([]string, len(nodes))
+	for i, n := range nodes {
 		state := r.T("sim.up")
 		if !n.Up {
 			state = r.T("sim.down")
 		}
-		p("| %v | %s | %d |", n.ID, state, n.Inc)
-		for _, c := range cols {
-			p(" %s |", c.cell(&n.Status))
+		c := fmt.Sprintf(" %s | %d |", state, n.Inc)
+		for _, col := range cols {
+			c += " " + col.cell(&n.Status) + " |"
 		}
-		p("\n")
+		ids[i], cells[i] = n.ID, c
+	}
+	for _, run := range foldRows(ids, cells, len(r.h.Info.IDs) > FoldAbove) {
+		p("| %s |%s\n", run.label(r.l), run.cells)
 	}
 	p("\n")
 }

@@ -292,6 +292,7 @@ func jsLen(s string) int {
 // change), and the partition in force (a diagram that starts inside one shades it
 // from its first line).
 type mmFold struct {
+	text     func(*trace.Event) string // a fault for people (faultText)
 	slots    *slots
 	leader   []node.ID
 	cs       []node.CSState
@@ -299,7 +300,7 @@ type mmFold struct {
 	partedAt int64
 }
 
-func newMMFold(s *slots) *mmFold { return &mmFold{slots: s} }
+func newMMFold(s *slots) *mmFold { return &mmFold{slots: s, text: faultText} }
 
 // mmChange is what the fold says of an event before folding it: a leader change
 // (see leaders.see) and the node's critical-section state before it.
@@ -341,7 +342,7 @@ func (f *mmFold) fold(e *trace.Event, c mmChange) {
 			f.leader[i] = e.Status.Leader
 		}
 	case trace.Partition, trace.Isolate:
-		f.parted, f.partedAt = faultText(e), e.T
+		f.parted, f.partedAt = f.text(e), e.T
 	case trace.Heal:
 		f.parted = ""
 	}
@@ -349,7 +350,7 @@ func (f *mmFold) fold(e *trace.Event, c mmChange) {
 
 // copyTo makes dst the same fold as f.
 func (f *mmFold) copyTo(dst *mmFold) {
-	dst.slots = f.slots
+	dst.slots, dst.text = f.slots, f.text
 	dst.leader = append(dst.leader[:0], f.leader...)
 	dst.cs = append(dst.cs[:0], f.cs...)
 	dst.parted, dst.partedAt = f.parted, f.partedAt
@@ -374,6 +375,7 @@ type mmWriter struct {
 	started bool      // the first kept event is drawn
 	arrows  int
 	seen    func(node.ID) // when set, told each node a line is about
+	about   map[node.ID]bool
 }
 
 func newMMWriter(f *mmFold, w Window, ids []node.ID) *mmWriter {
@@ -539,12 +541,12 @@ func (m *mmWriter) draw(b []byte, e *trace.Event, c mmChange) []byte {
 	case trace.Partition:
 		closeRect()
 		open()
-		note(m.all, faultText(e))
+		note(m.all, m.f.text(e))
 	case trace.Isolate:
 		if !m.rect {
 			open()
 		}
-		note(m.all, faultText(e))
+		note(m.all, m.f.text(e))
 	case trace.Heal:
 		closeRect()
 		note(m.all, "heal")
@@ -558,10 +560,10 @@ func (m *mmWriter) draw(b []byte, e *trace.Event, c mmChange) []byte {
 				who += over(id)
 			}
 		}
-		note(who, faultText(e))
+		note(who, m.f.text(e))
 	case trace.Knob:
 		if e.Name == "slow" && e.Node != node.None {
-			note(over(e.Node), faultText(e))
+			note(over(e.Node), m.f.text(e))
 		}
 	case trace.Detect:
 		note(m.all, fmt.Sprintf("every live node suspects %v, %s after its crash", e.Node, e.Value))
