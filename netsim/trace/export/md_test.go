@@ -209,3 +209,49 @@ func TestMarkdownCountsAsCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownAtScale: beyond 12 nodes the report folds what it says of every
+// node: its diagram declares only the participants its lines are about, the state
+// table has one row per run of nodes in the same state, and lists of ids fold
+// runs ("n1…n20 (20 nodes)"); at 12 nodes and fewer it lists every node.
+func TestMarkdownAtScale(t *testing.T) {
+	md := export(t, record(t, scaleFiles[0]), Flags{Format: "md"})
+	if !strings.Contains(md, "| Nodes | 20: n1…n20 (20 nodes) (mesh topology) |") {
+		t.Error("the nodes are not folded in the header")
+	}
+	blocks := mdBlocks(md)
+	if len(blocks) != 1 {
+		t.Fatalf("%d diagrams", len(blocks))
+	}
+	var declared []string
+	named := map[string]bool{}
+	for _, l := range strings.Split(blocks[0], "\n") {
+		l = strings.TrimSpace(l)
+		if id, ok := strings.CutPrefix(l, "participant "); ok {
+			declared = append(declared, id)
+			continue
+		}
+		for _, id := range regexp.MustCompile(`n\d+`).FindAllString(l, -1) {
+			named[id] = true
+		}
+	}
+	if len(declared) == 0 || len(declared) >= 20 {
+		t.Errorf("the diagram declares %d participants of 20", len(declared))
+	}
+	for _, id := range declared {
+		if !named[id] {
+			t.Errorf("participant %s is declared but no line is about it", id)
+		}
+	}
+	_, state, _ := strings.Cut(md, "## State at ")
+	state, _, _ = strings.Cut(state, "\n\n## ")
+	rows := strings.Count(state, "\n| n")
+	if rows >= 20 || !strings.Contains(state, "| n1…n19 (19 nodes) |") {
+		t.Errorf("the state table has %d rows for 20 nodes:\n%s", rows, state)
+	}
+	small := export(t, record(t, "bully"), Flags{Format: "md"})
+	ids := record(t, "bully").Header.Info.IDs
+	if n := strings.Count(mdBlocks(small)[0], "participant "); n != len(ids) || strings.Contains(small, "…n") {
+		t.Errorf("a report of %d nodes declares %d participants or folds ids", len(ids), n)
+	}
+}
