@@ -53,8 +53,11 @@ var monitorTemplates = sync.OnceValue(func() []monitorTemplate {
 // Text translates a text a monitor wrote (an alert, how it ended, what an
 // expectation observed) into l; a text no template matches is shown as it is.
 func (l Lang) Text(s string) string {
-	if l == En || l == "" || s == "" {
+	if s == "" {
 		return s
+	}
+	if l == En || l == "" {
+		return english(s)
 	}
 	k := textKey{l, s}
 	textCache.Lock()
@@ -98,16 +101,52 @@ func (l Lang) text(s string, depth int) string {
 		if m == nil {
 			continue
 		}
-		args := make([]any, len(m)-1)
-		for i, part := range m[1:] {
+		key, parts := variant(t.key, m[1:])
+		args := make([]any, len(parts))
+		for i, part := range parts {
 			args[i] = l.text(part, depth+1)
 		}
-		return fmt.Sprintf(l.T(t.key), args...)
+		return fmt.Sprintf(l.T(key), args...)
 	}
 	if _, ok := en["alert."+s]; ok {
 		return l.T("alert." + s)
 	}
 	return l.Word(s)
+}
+
+// variant picks the form of template key that fits its parts: key.one when the
+// count it starts with is 1 ("1 leader", not "1 leaders"), key.none when a part is
+// "-", no process (that part left out: "n1 knows no leader"), else key itself.
+func variant(key string, parts []string) (string, []string) {
+	if _, ok := en[key+".one"]; ok && len(parts) > 0 && parts[0] == "1" {
+		return key + ".one", parts
+	}
+	if _, ok := en[key+".none"]; ok && slices.Contains(parts, "-") {
+		return key + ".none", slices.DeleteFunc(slices.Clone(parts), func(p string) bool { return p == "-" })
+	}
+	return key, parts
+}
+
+// english is a monitor's English text as the screen shows it: the same words,
+// in the singular where the count is 1 and without a "-" for no process (the
+// trace keeps the text as written).
+func english(s string) string {
+	for _, t := range monitorTemplates() {
+		m := t.re.FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		key, parts := variant(t.key, m[1:])
+		if key == t.key {
+			return s
+		}
+		args := make([]any, len(parts))
+		for i, p := range parts {
+			args[i] = p
+		}
+		return fmt.Sprintf(en[key], args...)
+	}
+	return s
 }
 
 // AlertKindIn is an alert kind where a line names it in a scenario's terms: as

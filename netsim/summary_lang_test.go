@@ -23,8 +23,8 @@ func TestPrintInLanguages(t *testing.T) {
 		want, drop []string
 	}{
 		{lang.En, []string{"scenario x", "leader", "follower", "held", "loss 1", "expectations:", "FAIL"}, nil},
-		{lang.Pt, []string{"cenário x", "líder", "seguidor", "dentro", "perda 1", "mandato", "suspeitos", "eleições", "expectativas:", "FALHOU", "caído"}, []string{"follower", "expectations:", "messages", "seed"}},
-		{lang.Es, []string{"escenario x", "líder", "seguidor", "dentro", "pérdida 1", "sospechosos", "elecciones", "FALLÓ", "caído"}, []string{"follower", "expectations:", "messages", "seed"}},
+		{lang.Pt, []string{"cenário x", "líder", "seguidor", "ocupada", "perda 1", "mandato", "suspeitos", "eleições", "expectativas:", "FALHOU", "caído"}, []string{"follower", "expectations:", "messages", "seed"}},
+		{lang.Es, []string{"escenario x", "líder", "seguidor", "ocupada", "pérdida 1", "sospechosos", "elecciones", "FALLÓ", "caído"}, []string{"follower", "expectations:", "messages", "seed"}},
 	} {
 		var b strings.Builder
 		s.PrintIn(&b, c.l)

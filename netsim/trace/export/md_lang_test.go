@@ -31,8 +31,8 @@ func TestMarkdownLanguages(t *testing.T) {
 		l    lang.Lang
 		want []string
 	}{
-		{lang.Pt, []string{"# Relatório do trabalho: omega-crash", "## Falhas e trocas de líder", "## Latências de detecção", "## Mensagens por tipo e destino", "| Semente |", "HEARTBEAT"}},
-		{lang.Es, []string{"# Informe del trabajo: omega-crash", "## Fallos y cambios de líder", "## Latencias de detección", "## Mensajes por tipo y destino", "| Semilla |", "HEARTBEAT"}},
+		{lang.Pt, []string{"# Relatório do trabalho: omega-crash", "## Falhas e trocas de líder", "## Latências de detecção", "## Mensagens por tipo e resultado (entregue/descartada)", "| Semente |", "HEARTBEAT"}},
+		{lang.Es, []string{"# Informe del trabajo: omega-crash", "## Fallos y cambios de líder", "## Latencias de detección", "## Mensajes por tipo y resultado (entregado/descartado)", "| Semilla |", "HEARTBEAT"}},
 	} {
 		t.Run(string(c.l), func(t *testing.T) {
 			got := render(c.l)
