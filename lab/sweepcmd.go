@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/clusterlab/clusterlab/algos/mutex"
-	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/session"
@@ -230,7 +229,7 @@ func (sweepsCmd) Run() error {
 		if err != nil {
 			return err
 		}
-		desc := []rune(strings.Join(strings.Fields(ui.Or(lang.SweepKey(name, "description", s.Description), s.Description)), " "))
+		desc := []rune(strings.Join(strings.Fields(ui.SweepText(name, "description", s.Description)), " "))
 		if len(desc) > 100 {
 			desc = append(desc[:97], []rune("...")...)
 		}

@@ -1,5 +1,7 @@
 package lang
 
+import "strings"
+
 // The embedded sweeps' descriptions and notes in Portuguese and Spanish, each with
 // the English text it translates: a sweep file whose text changes loses its
 // translation (SweepKey) until it is made again, and a test in package sweep says
@@ -51,9 +53,21 @@ var sweepDocs = []struct{ name, what, en, pt, es string }{
 		`El argumento de Santoro acota las iteraciones en las que queda más de una fuente: en cada iteración, toda fuente salvo las ganadoras locales recibe un NO y deja de serlo, así que al menos la mitad de ellas sale. El algoritmo no se detiene ahí: la última fuente solo sabe que es la líder cuando la poda ha quitado todos los enlaces a su alrededor, y un sumidero podado solo sale al final de una iteración, por eso las cadenas tardan una iteración por nodo en sus extremos. El contador medido (rounds) incluye esas iteraciones; source_rounds se detiene en la primera iteración con una sola fuente, que es de lo que trata la cota: la distancia entre las dos gráficas es la cola de la poda.`},
 }
 
+// The catalogs hold texts that may be formats: a % in these is kept doubled there.
 func init() {
+	esc := func(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 	for _, d := range sweepDocs {
 		k := SweepKey(d.name, d.what, d.en)
-		extend(map[Lang]map[string]string{En: {k: d.en}, Pt: {k: d.pt}, Es: {k: d.es}})
+		extend(map[Lang]map[string]string{En: {k: esc(d.en)}, Pt: {k: esc(d.pt)}, Es: {k: esc(d.es)}})
 	}
+}
+
+// SweepText is an embedded sweep's text (what: "description" or "notes") in l, or
+// english itself when it has no translation.
+func (l Lang) SweepText(name, what, english string) string {
+	k := SweepKey(name, what, english)
+	if _, ok := en[k]; !ok {
+		return english
+	}
+	return strings.ReplaceAll(l.T(k), "%%", "%")
 }

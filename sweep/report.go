@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/clusterlab/clusterlab/algos"
-	"github.com/clusterlab/clusterlab/lang"
 )
 
 // reportInfo is what report.md says beside the results: the command that makes the
@@ -153,12 +152,12 @@ func (p *Plan) nRuns(n int) string {
 
 // description is the sweep's description in the report's language, on one line.
 func (p *Plan) description() string {
-	return strings.Join(strings.Fields(p.ui.Or(lang.SweepKey(p.Name, "description", p.Description), p.Description)), " ")
+	return strings.Join(strings.Fields(p.ui.SweepText(p.Name, "description", p.Description)), " ")
 }
 
 // notes are the sweep's notes in the report's language.
 func (p *Plan) notes() string {
-	return strings.TrimSpace(p.ui.Or(lang.SweepKey(p.Name, "notes", p.Notes), p.Notes))
+	return strings.TrimSpace(p.ui.SweepText(p.Name, "notes", p.Notes))
 }
 
 // source is one figure with its source, as the report lists it.
