@@ -261,7 +261,7 @@ func Write(out io.Writer, src Source, o Options) error {
 	case "csv":
 		return CSV(out, src, o.Window, o.Table)
 	case "perfetto":
-		return Perfetto(out, src, o.Window)
+		return perfetto(out, src, o.Window, o.Force)
 	case "cast":
 		c := o.Cast
 		if c.Width == 0 {

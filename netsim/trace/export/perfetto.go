@@ -74,8 +74,9 @@ const (
 // PerfettoMaxBytes is refused before it is written.
 func Perfetto(out io.Writer, src Source, w Window) error { return perfetto(out, src, w, false) }
 
-// PerfettoMaxBytes is about the largest trace Perfetto's UI opens in a browser tab.
-const PerfettoMaxBytes = 1 << 30
+// PerfettoMaxBytes is about the largest trace Perfetto's UI opens in a browser tab
+// (a variable for the tests).
+var PerfettoMaxBytes int64 = 1 << 30
 
 // pfItem is one trace event, written as encoding/json writes a pfEvent.
 type pfItem struct {

@@ -54,8 +54,9 @@ var hostLine = regexp.MustCompile(`^\S* \{.*\}`)
 // keeps a clock per host and, for each message on its way, its send's clock.
 func ShiViz(out io.Writer, src Source, w Window) error { return shiviz(out, src, w, false) }
 
-// ShiVizMaxBytes is about the largest log ShiViz opens in a browser tab.
-const ShiVizMaxBytes = 1 << 30
+// ShiVizMaxBytes is about the largest log ShiViz opens in a browser tab (a
+// variable for the tests).
+var ShiVizMaxBytes int64 = 1 << 30
 
 // lostAt is where a message was lost: when and why.
 type lostAt struct {

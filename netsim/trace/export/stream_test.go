@@ -1,0 +1,192 @@
+package export
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/clusterlab/clusterlab/internal/race"
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+)
+
+// meshSource is a heartbeat mesh made up as it is read, never held: every 100 ms
+// each of n nodes sends a HEARTBEAT to every other, delivered 5 to 20 ms later;
+// rounds of them. It notes the live heap every sample events (after a collection),
+// so that a test sees what an export holds while it reads.
+type meshSource struct {
+	h              trace.Header
+	n, rounds      int
+	sample         int
+	maxHeap        uint64
+	events, passes int
+}
+
+func newMeshSource(n, rounds int) *meshSource {
+	ids := make([]node.ID, n)
+	for i := range ids {
+		ids[i] = node.ID(i + 1)
+	}
+	return &meshSource{h: trace.Header{Format: trace.Format, Version: trace.Version, Program: "test",
+		Info: trace.Info{Name: "mesh", Algorithm: "heartbeat-dp", Family: "detector", IDs: ids, Topology: "mesh",
+			Latency: "uniform 5ms 20ms", Until: int64(rounds) * 100_000}}, n: n, rounds: rounds, sample: 40_000}
+}
+
+func (s *meshSource) Header() *trace.Header { return &s.h }
+func (s *meshSource) Open() (Stream, error) {
+	s.passes++
+	return &meshStream{s: s}, nil
+}
+
+type meshStream struct {
+	s     *meshSource
+	round int
+	buf   []trace.Event // the round's events, in order
+	seq   uint64
+	mid   uint64
+	line  []byte
+}
+
+var heartbeat = &node.Message{Type: "HEARTBEAT"}
+
+func (m *meshStream) next() (*trace.Event, bool) {
+	for len(m.buf) == 0 {
+		if m.round == m.s.rounds {
+			return nil, false
+		}
+		t0 := int64(m.round) * 100_000
+		var sends, delivers []trace.Event
+		for i := 1; i <= m.s.n; i++ {
+			for j := 1; j <= m.s.n; j++ {
+				if i == j {
+					continue
+				}
+				m.mid++
+				msg := &node.Message{Type: "HEARTBEAT", Stamp: int64(m.round + 1)}
+				sends = append(sends, trace.Event{T: t0, Ev: trace.Send, From: node.ID(i), To: node.ID(j), MID: m.mid, Msg: msg})
+				delivers = append(delivers, trace.Event{T: t0 + 5_000 + int64(m.mid*7919%15_000), Ev: trace.Deliver, From: node.ID(i), To: node.ID(j), MID: m.mid, Msg: msg})
+			}
+		}
+		slices.SortStableFunc(delivers, func(a, b trace.Event) int { return int(a.T - b.T) })
+		m.buf = append(sends, delivers...)
+		m.round++
+	}
+	e := &m.buf[0]
+	m.buf = m.buf[1:]
+	m.seq++
+	e.Seq = m.seq
+	if m.s.events++; m.s.events%m.s.sample == 0 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		m.s.maxHeap = max(m.s.maxHeap, ms.HeapAlloc)
+	}
+	return e, true
+}
+
+func (m *meshStream) Next(e *trace.Event) error {
+	x, ok := m.next()
+	if !ok {
+		return io.EOF
+	}
+	*e = *x
+	return nil
+}
+
+func (m *meshStream) NextLine() ([]byte, error) {
+	x, ok := m.next()
+	if !ok {
+		return nil, io.EOF
+	}
+	m.line = trace.AppendLine(m.line[:0], x)
+	return m.line[:len(m.line)-1], nil
+}
+
+func (m *meshStream) Tail() Tail {
+	return Tail{Events: int(m.seq), Last: int64(m.s.rounds-1)*100_000 + 20_000, End: &trace.End{Ev: trace.EndEv, Events: m.seq, T: int64(m.s.rounds) * 100_000, Reason: trace.EndUntil}}
+}
+func (m *meshStream) Close() error { return nil }
+
+// TestExportsHoldNoTrace exports a 40-node mesh of 150,000 events (100,000 under
+// the race detector), made up as it is read, in every format, and checks the live
+// heap while it reads: each export holds what its format needs (a state per node,
+// the messages on their way, a window of events, the CSV's 8 MB of rows in
+// memory), not the trace (some 300 bytes an event). Before the exports streamed,
+// the trace was read whole first: 45 MB here.
+func TestExportsHoldNoTrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("150,000 events in every format: skipped in -short mode")
+	}
+	const limit = 16 << 20
+	rounds := 96 // of 40·39 messages, two events each
+	if race.Enabled {
+		rounds = 64
+	}
+	for _, f := range []Flags{{Format: "md"}, {Format: "mermaid", Split: true}, {Format: "shiviz", Force: true}, {Format: "csv"},
+		{Format: "csv", Table: "events"}, {Format: "perfetto", Force: true}, {Format: "cast", FPS: 1}} {
+		src := newMeshSource(40, rounds)
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		o, err := ParseOptions(src.Header(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Split {
+			err = mermaidSplitDiscard(src, o.Window)
+		} else {
+			err = Write(io.Discard, src, o)
+		}
+		if err != nil {
+			t.Fatalf("%+v: %v", f, err)
+		}
+		if src.events < rounds*1560 {
+			t.Fatalf("%+v: read %d events", f, src.events)
+		}
+		t.Logf("%+v: held %d kB", f, (int64(src.maxHeap)-int64(before.HeapAlloc))>>10)
+		if held := int64(src.maxHeap) - int64(before.HeapAlloc); held > limit {
+			t.Errorf("%+v: %d MB held while reading %d events (%d readings), over %d MB", f, held>>20, src.events/src.passes, src.passes, limit>>20)
+		}
+	}
+}
+
+// TestTooBigRefusedFirst: a ShiViz log or a Perfetto trace over what a browser
+// opens is refused before a byte of it is written, naming the ways out, and
+// --force writes it; a Mermaid diagram over its limit is refused where it passes
+// it, the rest of the trace unread.
+func TestTooBigRefusedFirst(t *testing.T) {
+	defer func(s, p int64) { ShiVizMaxBytes, PerfettoMaxBytes = s, p }(ShiVizMaxBytes, PerfettoMaxBytes)
+	ShiVizMaxBytes, PerfettoMaxBytes = 1<<20, 1<<20
+	for _, format := range []string{"shiviz", "perfetto"} {
+		src := newMeshSource(20, 20) // 15,200 events, logs of a few MB
+		var out strings.Builder
+		o, _ := ParseOptions(src.Header(), Flags{Format: format})
+		err := Write(&out, src, o)
+		var r *RefusedError
+		if !errors.As(err, &r) || !strings.Contains(err.Error(), "--from/--to") || !strings.Contains(err.Error(), "--nodes") || !strings.Contains(err.Error(), "--force") {
+			t.Errorf("%s: error %v, want a refusal that names --from/--to, --nodes and --force", format, err)
+		}
+		if out.Len() > 0 || src.passes != 1 {
+			t.Errorf("%s: refused after writing %d bytes, %d readings", format, out.Len(), src.passes)
+		}
+		o.Force = true
+		if err := Write(&out, src, o); err != nil || out.Len() < 1<<20 {
+			t.Errorf("%s --force: %d bytes, %v", format, out.Len(), err)
+		}
+	}
+	src := newMeshSource(20, 20)
+	err := Mermaid(io.Discard, src, All())
+	if !strings.Contains(fmtErr(err), "passes Mermaid's limit of 50000 characters at") || src.events > 15_200/4 {
+		t.Errorf("mermaid: read %d events of 15,200 to refuse (%v)", src.events, err)
+	}
+}
+
+func fmtErr(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
