@@ -161,11 +161,12 @@ func withTimers(file string, h trace.Header, n int, render export.RenderFunc, wa
 }
 
 // exportError exits 2 on an export refused as asked (an empty window, a diagram
-// too big), 1 on anything else.
+// too big) and on a trace that cannot be read, 1 on anything else.
 func exportError(err error) error {
 	var r *export.RefusedError
+	var rd *export.ReadError
 	var x *exitError
-	if errors.As(err, &r) {
+	if errors.As(err, &r) || errors.As(err, &rd) {
 		return badInput(err)
 	}
 	if errors.As(err, &x) {

@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,6 +17,13 @@ func TestBadFlags(t *testing.T) {
 	if out, code := runCLI(t, dir, bin, "sim", "--preset", "bully", "--record", "t.jsonl"); code != 0 {
 		t.Fatalf("sim --record exits %d:\n%s", code, out)
 	}
+	data, err := os.ReadFile(filepath.Join(dir, "t.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[500] = strings.Replace(lines[500], `{"seq":500,`, `{"seq":7,`, 1)
+	writeFile(t, filepath.Join(dir, "bad.jsonl"), strings.Join(lines, ""))
 	for _, c := range []struct {
 		args []string
 		want string
@@ -27,6 +36,14 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"run", "--preset", "bully", "--speed", "5000"}, "--speed: found 5000"},
 		{[]string{"--lang", "xx", "presets"}, `--lang: found "xx"`},
 		{[]string{"verify", "t.jsonl", "--max-pending", "0"}, "--max-pending: found 0"},
+		// A trace that breaks off in its middle: every export says where, exit 2,
+		// and leaves no file, though it wrote as it read.
+		{[]string{"export", "bad.jsonl", "--format", "md", "-o", "out"}, "bad.jsonl:501: found seq 7"},
+		{[]string{"export", "bad.jsonl", "--format", "csv", "-o", "out"}, "bad.jsonl:501: found seq 7"},
+		{[]string{"export", "bad.jsonl", "--format", "shiviz", "-o", "out"}, "bad.jsonl:501: found seq 7"},
+		{[]string{"export", "bad.jsonl", "--format", "perfetto", "-o", "out"}, "bad.jsonl:501: found seq 7"},
+		{[]string{"export", "bad.jsonl", "--format", "cast", "-o", "out"}, "bad.jsonl:501: found seq 7"},
+		{[]string{"export", "bad.jsonl", "--format", "mermaid", "--split", "-o", "out"}, "bad.jsonl:501: found seq 7"},
 	} {
 		out, code := runCLI(t, dir, bin, c.args...)
 		lines := strings.Split(strings.TrimSpace(out), "\n")

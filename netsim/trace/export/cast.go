@@ -69,13 +69,12 @@ type Outline struct {
 	Marks  []int64
 }
 
-// OutlineOf reads src once for its Outline, decoding only the events that may be
-// marks.
+// OutlineOf reads src once for its Outline.
 func OutlineOf(src Source) (Outline, error) {
 	var o Outline
 	lead := newLeaders()
-	tail, err := scan(src, markKind, func(p *peek, e *trace.Event) {
-		if e == nil || malformed(e) {
+	tail, err := scan(src, func(e *trace.Event) {
+		if !markKind(e.Ev) || malformed(e) {
 			return
 		}
 		_, changed := lead.see(e)
@@ -130,7 +129,7 @@ func Cast(out io.Writer, src Source, w Window, o CastOptions) error {
 	h := src.Header()
 	st, err := src.Open()
 	if err != nil {
-		return err
+		return &ReadError{err}
 	}
 	defer st.Close()
 	// The events one at a time, with the next one looked at before it is taken.
@@ -144,7 +143,7 @@ func Cast(out io.Writer, src Source, w Window, o CastOptions) error {
 				return nil
 			}
 			if err != nil {
-				return err
+				return &ReadError{err}
 			}
 			if !malformed(&next) {
 				have, lastT = true, next.T

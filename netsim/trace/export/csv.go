@@ -59,11 +59,7 @@ func CSV(out io.Writer, src Source, w Window, table string) error {
 // message sent in it is still awaited.
 func csvMessages(out io.Writer, src Source, w Window) error {
 	f := newFates()
-	if _, err := scan(src, nil, func(p *peek, _ *trace.Event) {
-		if !p.malformed() {
-			f.see(p)
-		}
-	}); err != nil {
+	if _, err := scan(src, f.see); err != nil {
 		return err
 	}
 	f.done()

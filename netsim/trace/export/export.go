@@ -73,9 +73,6 @@ func (w Window) Has(id node.ID) bool {
 // Keep reports whether event e is in the window (see the package comment).
 func (w Window) Keep(e *trace.Event) bool { return w.keep(e.T, e.Seq, e.Ev, e.Node, e.From, e.To) }
 
-// keepPeek is Keep of the event p was read from.
-func (w Window) keepPeek(p *peek) bool { return w.keep(p.t, p.seq, p.ev, p.node, p.from, p.to) }
-
 func (w Window) keep(t int64, seq uint64, ev string, id, from, to node.ID) bool {
 	if !w.InTime(t, seq) {
 		return false

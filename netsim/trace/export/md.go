@@ -121,11 +121,7 @@ func gather(src Source, o Options) (*report, error) {
 	// message table has it, once its last copy has landed (a first reading says
 	// how many copies land): a row of the table per type and fate.
 	fates := newFates()
-	if _, err := scan(src, nil, func(p *peek, _ *trace.Event) {
-		if !p.malformed() {
-			fates.see(p)
-		}
-	}); err != nil {
+	if _, err := scan(src, fates.see); err != nil {
 		return nil, err
 	}
 	fates.done()

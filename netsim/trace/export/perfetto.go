@@ -147,7 +147,7 @@ type pfLane struct {
 	late bool // made after time 0 (or at the end): its name goes after every event at time 0
 }
 
-// planPerfetto reads src's lines once, decoding only alerts and their clearing.
+// planPerfetto reads src once.
 func planPerfetto(src Source, w Window) (*perfettoPlan, error) {
 	h := src.Header()
 	known := make(map[node.ID]bool, len(h.Info.IDs))
@@ -158,25 +158,25 @@ func planPerfetto(src Source, w Window) (*perfettoPlan, error) {
 	cleared := map[uint64]int64{}
 	var alerts []trace.Event // kept, in order
 	past := false
-	_, err := scan(src, func(ev string) bool { return ev == trace.Alert || ev == trace.AlertCleared }, func(pk *peek, e *trace.Event) {
-		if pk.malformed() {
+	_, err := scan(src, func(e *trace.Event) {
+		if malformed(e) {
 			return
 		}
-		p.fates.see(pk)
-		if e != nil && e.Ev == trace.AlertCleared {
+		p.fates.see(e)
+		if e.Ev == trace.AlertCleared {
 			cleared[e.Ref] = e.T
 		}
-		if past = past || w.past(pk.t, pk.seq); past {
+		if past = past || w.past(e.T, e.Seq); past {
 			return
 		}
-		if pk.node != node.None && !known[pk.node] || isMessageKind(pk.ev) && (!known[pk.from] || !known[pk.to]) {
+		if e.Node != node.None && !known[e.Node] || e.IsMessage() && (!known[e.From] || !known[e.To]) {
 			return
 		}
-		if !w.keepPeek(pk) {
+		if !w.Keep(e) {
 			return
 		}
-		p.last = pk.t
-		switch pk.ev {
+		p.last = e.T
+		switch e.Ev {
 		case trace.Deliver:
 			p.bytes += 320 // its step, a flow's start and finish
 		case trace.Send:
@@ -184,8 +184,10 @@ func planPerfetto(src Source, w Window) (*perfettoPlan, error) {
 		default:
 			p.bytes += 150
 		}
-		if e != nil && e.Ev == trace.Alert {
-			alerts = append(alerts, *e)
+		if e.Ev == trace.Alert {
+			a := *e
+			a.Msg, a.Status = nil, nil // the stream's own: not kept
+			alerts = append(alerts, a)
 		}
 	})
 	if err != nil {

@@ -1,216 +1,10 @@
 package export
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
-	"strconv"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
-	"github.com/clusterlab/clusterlab/node"
 )
-
-// peek is what a first reading takes from an event line without decoding it
-// whole: its kind, time and the fields that say who and which message.
-type peek struct {
-	seq              uint64
-	t                int64
-	ev               string
-	node, from, to   node.ID
-	mid              uint64
-	dup, local       bool
-	reason           string
-	hasMsg, hasState bool // the line has "msg" / "status" (malformed without)
-}
-
-// peekLine reads p from a line as the recorder writes it (trace.AppendLine):
-// seq, t and ev first, then node, from, to, mid, msg, dup, local and reason in
-// that order. A line written otherwise (by hand, or a version to come) is decoded
-// whole instead; ok is false only for a line that is not an event at all, which
-// the writing pass reports with its place.
-func peekLine(line []byte, p *peek, e *trace.Event) (ok bool) {
-	*p = peek{}
-	r := lineReader{b: line}
-	if r.lit(`{"seq":`) && r.uint(&p.seq) && r.lit(`,"t":`) && r.int(&p.t) && r.lit(`,"ev":"`) && r.word(&p.ev) {
-		r.id(`,"node":"n`, &p.node)
-		r.id(`,"from":"n`, &p.from)
-		r.id(`,"to":"n`, &p.to)
-		if r.lit(`,"mid":`) && !r.uint(&p.mid) {
-			return peekDecoded(line, p, e)
-		}
-		if r.lit(`,"msg":`) {
-			if !r.skipObject() {
-				return peekDecoded(line, p, e)
-			}
-			p.hasMsg = true
-		}
-		p.dup = r.lit(`,"dup":true`)
-		p.local = r.lit(`,"local":true`)
-		if r.lit(`,"reason":"`) && !r.word(&p.reason) {
-			return peekDecoded(line, p, e)
-		}
-		// What a first reading needs of the other fields is in kinds that are
-		// decoded whole (alerts, statuses); "status" is looked for only to tell a
-		// malformed status event, which the writing pass skips.
-		if p.ev == trace.StatusEv {
-			p.hasState = bytes.Contains(r.b[r.i:], []byte(`"status":{`))
-		}
-		// A field out of the recorder's order is missed above: decode the line.
-		switch p.ev {
-		case trace.Send, trace.Deliver, trace.Drop:
-			if p.mid != 0 && p.from != 0 && p.to != 0 && p.hasMsg {
-				return true
-			}
-		case trace.TimerEv, trace.Crash, trace.Recover, trace.Isolate, trace.Request, trace.Log, trace.StatusEv:
-			if p.node != 0 {
-				return true
-			}
-		default:
-			return true
-		}
-	}
-	return peekDecoded(line, p, e)
-}
-
-// malformed is the malformed of the event p was read from.
-func (p *peek) malformed() bool {
-	return isMessageKind(p.ev) && !p.hasMsg || p.ev == trace.StatusEv && !p.hasState
-}
-
-// peekDecoded fills p from the line decoded whole.
-func peekDecoded(line []byte, p *peek, e *trace.Event) bool {
-	*e = trace.Event{}
-	if json.Unmarshal(line, e) != nil {
-		return false
-	}
-	peekOf(e, p)
-	return true
-}
-
-// peekOf is the peek of a decoded event.
-func peekOf(e *trace.Event, p *peek) {
-	*p = peek{seq: e.Seq, t: e.T, ev: e.Ev, node: e.Node, from: e.From, to: e.To, mid: e.MID, dup: e.Dup, local: e.Local,
-		reason: e.Reason, hasMsg: e.Msg != nil, hasState: e.Status != nil}
-}
-
-// lineReader reads the fixed parts of a recorder's line.
-type lineReader struct {
-	b []byte
-	i int
-}
-
-// lit reads s if the line goes on with it.
-func (r *lineReader) lit(s string) bool {
-	if len(r.b)-r.i >= len(s) && string(r.b[r.i:r.i+len(s)]) == s {
-		r.i += len(s)
-		return true
-	}
-	return false
-}
-
-func (r *lineReader) digits() []byte {
-	j := r.i
-	for j < len(r.b) && r.b[j] >= '0' && r.b[j] <= '9' {
-		j++
-	}
-	d := r.b[r.i:j]
-	r.i = j
-	return d
-}
-
-func (r *lineReader) uint(x *uint64) bool {
-	d := r.digits()
-	v, err := strconv.ParseUint(string(d), 10, 64)
-	*x = v
-	return err == nil
-}
-
-func (r *lineReader) int(x *int64) bool {
-	neg := r.lit("-")
-	d := r.digits()
-	v, err := strconv.ParseInt(string(d), 10, 64)
-	if neg {
-		v = -v
-	}
-	*x = v
-	return err == nil
-}
-
-// word reads a string's rest up to its closing quote; one with an escape is not
-// a word.
-func (r *lineReader) word(s *string) bool {
-	j := bytes.IndexByte(r.b[r.i:], '"')
-	if j < 0 || bytes.IndexByte(r.b[r.i:r.i+j], '\\') >= 0 {
-		return false
-	}
-	*s = internWord(r.b[r.i : r.i+j])
-	r.i += j + 1
-	return true
-}
-
-// id reads a node id written as key followed by its number and a quote.
-func (r *lineReader) id(key string, x *node.ID) {
-	if !r.lit(key) {
-		return
-	}
-	var v uint64
-	if r.uint(&v) && r.lit(`"`) {
-		*x = node.ID(v)
-	}
-}
-
-// skipObject reads past a JSON object that holds no object, only strings,
-// numbers, booleans and arrays of them (a message).
-func (r *lineReader) skipObject() bool {
-	if !r.lit("{") {
-		return false
-	}
-	for r.i < len(r.b) {
-		switch c := r.b[r.i]; c {
-		case '"':
-			r.i++
-			for r.i < len(r.b) && r.b[r.i] != '"' {
-				if r.b[r.i] == '\\' {
-					r.i++
-				}
-				r.i++
-			}
-			r.i++
-		case '}':
-			r.i++
-			return true
-		case '{':
-			return false
-		default:
-			r.i++
-		}
-	}
-	return false
-}
-
-// internWord gives the kinds and drop reasons as the constants, without a new
-// string per line.
-func internWord(b []byte) string {
-	switch string(b) {
-	case trace.Send:
-		return trace.Send
-	case trace.Deliver:
-		return trace.Deliver
-	case trace.Drop:
-		return trace.Drop
-	case trace.TimerEv:
-		return trace.TimerEv
-	case trace.StatusEv:
-		return trace.StatusEv
-	case trace.ReasonLoss:
-		return trace.ReasonLoss
-	case trace.ReasonDown:
-		return trace.ReasonDown
-	case trace.ReasonPartition:
-		return trace.ReasonPartition
-	}
-	return string(b)
-}
 
 // isMessageKind is trace.Event.IsMessage for a kind.
 func isMessageKind(ev string) bool {
@@ -230,24 +24,27 @@ type fates struct {
 
 func newFates() *fates { return &fates{n: map[uint64]int32{}} }
 
-// see counts p during the scan. An end whose message was never sent (a hand-made
-// trace's) is not counted: its id is higher than any sent so far (ids are
-// given in the order sent).
-func (f *fates) see(p *peek) {
-	switch p.ev {
+// see counts e during the first reading. An end whose message was never sent (a
+// hand-made trace's) is not counted: its id is higher than any sent so far (ids
+// are given in the order sent).
+func (f *fates) see(e *trace.Event) {
+	if malformed(e) {
+		return
+	}
+	switch e.Ev {
 	case trace.Send:
-		f.open.put(p.mid, struct{}{})
-		f.maxSent = max(f.maxSent, p.mid)
+		f.open.put(e.MID, struct{}{})
+		f.maxSent = max(f.maxSent, e.MID)
 	case trace.Deliver, trace.Drop:
-		if p.mid == 0 || p.mid > f.maxSent {
+		if e.MID == 0 || e.MID > f.maxSent {
 			return
 		}
-		if _, ok := f.open.get(p.mid); ok {
-			f.open.del(p.mid)
-		} else if n, ok := f.n[p.mid]; ok {
-			f.n[p.mid] = n + 1
+		if _, ok := f.open.get(e.MID); ok {
+			f.open.del(e.MID)
+		} else if n, ok := f.n[e.MID]; ok {
+			f.n[e.MID] = n + 1
 		} else {
-			f.n[p.mid] = 2
+			f.n[e.MID] = 2
 		}
 	}
 }
@@ -266,41 +63,29 @@ func (f *fates) of(mid uint64) int {
 	return 1
 }
 
-// scan reads src's lines once, without decoding them, and hands each line's
-// peek to f; when decode says so for its kind, the event decoded whole as well
-// (nil otherwise). It returns the recording's tail.
-func scan(src Source, decode func(ev string) bool, f func(p *peek, e *trace.Event)) (Tail, error) {
+// scan reads src once, to know what comes later, handing every event to f,
+// which keeps nothing of it (see Stream.Scan); it returns the recording's tail.
+// The events are checked as the writing reading checks them, so a bad line is
+// found at its place.
+func scan(src Source, f func(e *trace.Event)) (Tail, error) {
 	st, err := src.Open()
 	if err != nil {
-		return Tail{}, err
+		return Tail{}, &ReadError{err}
 	}
 	defer st.Close()
-	var p peek
-	var e trace.Event
 	var last int64
 	for {
-		line, err := st.NextLine()
+		e, err := st.Scan()
 		if err == io.EOF {
 			t := st.Tail()
 			t.Last = last
 			return t, nil
 		}
 		if err != nil {
-			return Tail{}, err
+			return Tail{}, &ReadError{err}
 		}
-		if !peekLine(line, &p, &e) {
-			continue // not an event: the writing pass says where
-		}
-		last = p.t
-		var full *trace.Event
-		if decode != nil && decode(p.ev) {
-			e = trace.Event{}
-			if json.Unmarshal(line, &e) != nil {
-				continue
-			}
-			full = &e
-		}
-		f(&p, full)
+		last = e.T
+		f(e)
 	}
 }
 

@@ -3,8 +3,6 @@ package export
 import (
 	"testing"
 
-	"github.com/clusterlab/clusterlab/netsim/trace"
-	"github.com/clusterlab/clusterlab/node"
 	"pgregory.net/rapid"
 )
 
@@ -55,41 +53,6 @@ func TestMidMapIsAMap(t *testing.T) {
 			t.Fatalf("each gave %d ids, want %d", seen, len(want))
 		}
 	})
-}
-
-// TestPeekLikeDecode: a first reading's peek of a line is what decoding the line
-// says, for the recorder's lines and for lines written otherwise.
-func TestPeekLikeDecode(t *testing.T) {
-	msg := &node.Message{Type: "A\"B", ID: 3, List: "1,2"}
-	evs := []trace.Event{
-		{Seq: 1, T: 5, Ev: trace.Send, From: 1, To: 2, MID: 7, Msg: msg},
-		{Seq: 2, T: 6, Ev: trace.Drop, From: 1, To: 2, MID: 7, Msg: msg, Dup: true, Reason: "down"},
-		{Seq: 3, T: 6, Ev: trace.Deliver, From: 2, To: 2, MID: 9, Msg: msg, Local: true},
-		{Seq: 4, T: 7, Ev: trace.StatusEv, Node: 3, Status: &node.Status{Leader: 3}},
-		{Seq: 5, T: 8, Ev: trace.AlertCleared, Ref: 2, Text: "x"},
-		{Seq: 6, T: 9, Ev: trace.Cut, From: 4, To: 1},
-	}
-	for _, e := range evs {
-		var got, want peek
-		var scratch trace.Event
-		line := trace.AppendLine(nil, &e)
-		if !peekLine(line[:len(line)-1], &got, &scratch) {
-			t.Fatalf("%s: not read", line)
-		}
-		peekOf(&e, &want)
-		if got != want {
-			t.Errorf("%s: peek %+v, want %+v", line, got, want)
-		}
-	}
-	// A line in another order is decoded whole.
-	var p peek
-	var scratch trace.Event
-	if !peekLine([]byte(`{"t":3,"seq":1,"ev":"send","msg":{"type":"X"},"mid":4,"to":"n2","from":"n1"}`), &p, &scratch) || p.mid != 4 || p.from != 1 || p.to != 2 || p.t != 3 {
-		t.Errorf("a line in another order: peek %+v", p)
-	}
-	if peekLine([]byte(`not json`), &p, &scratch) {
-		t.Error("a line that is not JSON was read")
-	}
 }
 
 // TestSeconds: virtual times as exact decimal seconds.

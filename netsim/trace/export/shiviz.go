@@ -98,7 +98,7 @@ type shivizPlan struct {
 	bytes int64 // the log's size, at most
 }
 
-// planShiViz reads src's lines once. The size bound takes each line's text as 64
+// planShiViz reads src once. The size bound takes each line's text as 64
 // bytes and each clock as naming every host whose events may precede it (the
 // hosts in its causal past, followed as bit sets), each entry as long as the
 // largest count so far makes it.
@@ -122,7 +122,10 @@ func planShiViz(src Source, w Window) (*shivizPlan, error) {
 	logged := make([]uint64, len(ids))
 	digits := 1
 	p := &shivizPlan{fates: newFates(), late: map[uint64]lostAt{}}
-	var prev peek // the line before
+	var prev struct { // the event before
+		ev  string
+		mid uint64
+	}
 	log := func(h int) {
 		logged[h]++
 		if d := len(strconv.FormatUint(logged[h], 10)); d > digits {
@@ -138,19 +141,19 @@ func planShiViz(src Source, w Window) (*shivizPlan, error) {
 		}
 		p.bytes += int64(64 + entry[h] + width[h] + n*digits)
 	}
-	_, err := scan(src, func(ev string) bool { return ev == trace.Partition || ev == trace.Knob }, func(pk *peek, e *trace.Event) {
-		defer func() { prev = *pk }()
-		if pk.ev == trace.Drop && !(prev.ev == trace.Send && prev.mid == pk.mid) {
-			p.late[pk.mid] = lostAt{pk.t, pk.reason}
+	_, err := scan(src, func(e *trace.Event) {
+		defer func() { prev.ev, prev.mid = e.Ev, e.MID }()
+		if e.Ev == trace.Drop && !(prev.ev == trace.Send && prev.mid == e.MID) {
+			p.late[e.MID] = lostAt{e.T, e.Reason}
 		}
-		if pk.malformed() {
+		if malformed(e) {
 			return
 		}
-		p.fates.see(pk)
-		if isMessageKind(pk.ev) && pk.ev != trace.Send {
-			if c, ok := sent.get(pk.mid); ok {
-				if pk.ev == trace.Deliver && !pk.local && w.keepPeek(pk) {
-					if h, ok := idx[pk.to]; ok {
+		p.fates.see(e)
+		if e.Ev == trace.Deliver || e.Ev == trace.Drop {
+			if c, ok := sent.get(e.MID); ok {
+				if e.Ev == trace.Deliver && !e.Local && w.Keep(e) {
+					if h, ok := idx[e.To]; ok {
 						for j := range c {
 							if add := c[j] &^ past[h][j]; add != 0 {
 								past[h][j] |= add
@@ -164,32 +167,28 @@ func planShiViz(src Source, w Window) (*shivizPlan, error) {
 						}
 					}
 				}
-				sent.del(pk.mid)
+				sent.del(e.MID)
 			}
 		}
-		if !w.keepPeek(pk) {
+		if !w.Keep(e) {
 			return
 		}
-		ev := e
-		if ev == nil {
-			ev = &trace.Event{Ev: pk.ev, Node: pk.node, From: pk.from, To: pk.to}
-		}
-		id, all, groups := shivizWho(ev)
+		id, all, groups := shivizWho(e)
 		switch {
 		case all:
 			for h := range ids {
 				log(h)
 			}
 		case groups:
-			for _, g := range ev.Groups {
+			for _, g := range e.Groups {
 				for _, id := range g {
 					if h, ok := idx[id]; ok {
 						log(h)
 					}
 				}
 			}
-		case pk.ev == trace.Cut:
-			for _, id := range []node.ID{pk.from, pk.to} {
+		case e.Ev == trace.Cut:
+			for _, id := range []node.ID{e.From, e.To} {
 				if h, ok := idx[id]; ok {
 					log(h)
 				}
@@ -197,8 +196,8 @@ func planShiViz(src Source, w Window) (*shivizPlan, error) {
 		case id != node.None:
 			if h, ok := idx[id]; ok {
 				log(h)
-				if pk.ev == trace.Send {
-					sent.put(pk.mid, slices.Clone(past[h]))
+				if e.Ev == trace.Send {
+					sent.put(e.MID, slices.Clone(past[h]))
 				}
 			}
 		}

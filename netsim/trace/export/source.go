@@ -25,11 +25,12 @@ type Stream interface {
 	// overwritten by the next call, but its Msg, Status and Groups are not: an
 	// export may keep them.
 	Next(e *trace.Event) error
-	// NextLine reads the next event's line as the file has it, without decoding
-	// it; the line is valid until the next call. A stream is read with Next or
-	// with NextLine, not both.
-	NextLine() ([]byte, error)
-	// Tail is what the end of the recording says, once Next or NextLine gave
+	// Scan reads the next event, as Next does, into an event of the stream's own,
+	// valid with all it points to until the next call: for a reading that keeps
+	// nothing of its events, which then costs no allocation. A stream is read
+	// with Next or with Scan, not both.
+	Scan() (*trace.Event, error)
+	// Tail is what the end of the recording says, once Next or Scan gave
 	// io.EOF.
 	Tail() Tail
 	Close() error
@@ -70,9 +71,9 @@ type readerStream struct {
 	c io.Closer
 }
 
-func (s *readerStream) Next(e *trace.Event) error { return s.r.Next(e) }
-func (s *readerStream) NextLine() ([]byte, error) { return s.r.NextLine() }
-func (s *readerStream) Close() error              { return s.c.Close() }
+func (s *readerStream) Next(e *trace.Event) error   { return s.r.Next(e) }
+func (s *readerStream) Scan() (*trace.Event, error) { return s.r.Scan() }
+func (s *readerStream) Close() error                { return s.c.Close() }
 func (s *readerStream) Tail() Tail {
 	return Tail{Events: int(s.r.Count()), End: s.r.End, Truncated: s.r.Truncated, Hash: s.r.Hash()}
 }
@@ -87,9 +88,8 @@ func (s memSource) Header() *trace.Header { return &s.t.Header }
 func (s memSource) Open() (Stream, error) { return &memStream{t: s.t}, nil }
 
 type memStream struct {
-	t   *trace.Trace
-	i   int
-	buf []byte
+	t *trace.Trace
+	i int
 }
 
 func (s *memStream) Next(e *trace.Event) error {
@@ -101,13 +101,12 @@ func (s *memStream) Next(e *trace.Event) error {
 	return nil
 }
 
-func (s *memStream) NextLine() ([]byte, error) {
+func (s *memStream) Scan() (*trace.Event, error) {
 	if s.i >= len(s.t.Events) {
 		return nil, io.EOF
 	}
-	s.buf = trace.AppendLine(s.buf[:0], &s.t.Events[s.i])
 	s.i++
-	return s.buf[:len(s.buf)-1], nil
+	return &s.t.Events[s.i-1], nil
 }
 
 func (s *memStream) Tail() Tail {
@@ -116,13 +115,21 @@ func (s *memStream) Tail() Tail {
 
 func (s *memStream) Close() error { return nil }
 
+// ReadError is a trace that could not be read: a line that is not an event, a
+// cut compressed stream, a file that went away. It says where, and the export
+// command exits 2 on it, as on any bad input.
+type ReadError struct{ Err error }
+
+func (e *ReadError) Error() string { return e.Err.Error() }
+func (e *ReadError) Unwrap() error { return e.Err }
+
 // each reads src from its first event and hands every event to f, in order,
 // until the end, f's error, or f's stop; it returns the recording's tail (zero
 // when f stopped the reading early).
 func each(src Source, f func(e *trace.Event) (stop bool, err error)) (Tail, error) {
 	st, err := src.Open()
 	if err != nil {
-		return Tail{}, err
+		return Tail{}, &ReadError{err}
 	}
 	defer st.Close()
 	var e trace.Event
@@ -135,7 +142,7 @@ func each(src Source, f func(e *trace.Event) (stop bool, err error)) (Tail, erro
 			return t, nil
 		}
 		if err != nil {
-			return Tail{}, err
+			return Tail{}, &ReadError{err}
 		}
 		last = e.T
 		stop, err := f(&e)

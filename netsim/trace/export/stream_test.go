@@ -47,10 +47,7 @@ type meshStream struct {
 	buf   []trace.Event // the round's events, in order
 	seq   uint64
 	mid   uint64
-	line  []byte
 }
-
-var heartbeat = &node.Message{Type: "HEARTBEAT"}
 
 func (m *meshStream) next() (*trace.Event, bool) {
 	for len(m.buf) == 0 {
@@ -96,13 +93,12 @@ func (m *meshStream) Next(e *trace.Event) error {
 	return nil
 }
 
-func (m *meshStream) NextLine() ([]byte, error) {
+func (m *meshStream) Scan() (*trace.Event, error) {
 	x, ok := m.next()
 	if !ok {
 		return nil, io.EOF
 	}
-	m.line = trace.AppendLine(m.line[:0], x)
-	return m.line[:len(m.line)-1], nil
+	return x, nil
 }
 
 func (m *meshStream) Tail() Tail {
