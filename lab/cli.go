@@ -327,9 +327,15 @@ func Main(argv []string) int {
 		return 2
 	}
 	if err := ctx.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
 		var ee *exitError
-		if errors.As(err, &ee) {
+		if errors.As(err, &ee) && ee.code == 2 {
+			// Bad input is refused in English where it is found; say it in the
+			// reader's language.
+			fmt.Fprintf(os.Stderr, "clusterlab: %s\n", ui.Error(err.Error()))
+			return ee.code
+		}
+		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
+		if ee != nil {
 			return ee.code
 		}
 		return 1

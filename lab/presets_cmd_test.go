@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -78,5 +80,36 @@ func TestPresetsByChapter(t *testing.T) {
 		if got := section[name]; got != `notes 003, "Algoritmo do YoYo"` {
 			t.Errorf("presets --notes lists %s under %q, want the Yo-Yo section", name, got)
 		}
+	}
+}
+
+// A scenario error is said in the reader's language, what the user wrote kept as
+// written; a latency above Δ is warned about at its place.
+func TestScenarioErrorsAndWarningsInLanguages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped in -short mode")
+	}
+	dir, bin := buildBinary(t)
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte("algorithm = \"bully\"\nnodes = 3\n[network]\nloss = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for l, want := range map[string]string{
+		"en": "bad.toml:4:8: found loss = 2, expected a probability from 0 to 1",
+		"pt": "bad.toml:4:8: encontrado loss = 2, esperado uma probabilidade de 0 a 1",
+		"es": "bad.toml:4:8: se encontró loss = 2, se esperaba una probabilidad de 0 a 1",
+	} {
+		out, code := runCLI(t, dir, bin, "--lang", l, "sim", "--file", "bad.toml")
+		if code != 2 || !strings.Contains(out, want) {
+			t.Errorf("--lang %s: exit %d, %q; want 2 and %q", l, code, out, want)
+		}
+	}
+	slow := filepath.Join(dir, "slow.toml")
+	if err := os.WriteFile(slow, []byte("algorithm = \"bully\"\nnodes = 3\nuntil = \"1s\"\n[network]\ndelta = \"50ms\"\n[[links]]\nfrom = \"n1\"\nto = \"n2\"\nlatency = { dist = \"constant\", mean = \"120ms\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, dir, bin, "--lang", "pt", "sim", "--file", "slow.toml")
+	if code != 0 || !strings.Contains(out, "slow.toml:9:11: aviso: links[0].latency pode levar até 120ms, acima de delta = 50ms") || !strings.Contains(out, "⚠ latência acima de Δ = 50ms (n1→n2 até 120ms)") {
+		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
