@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/clusterlab/clusterlab/internal/cputime"
 )
 
 // ringComplexity plans the ring-complexity sweep, all of it.
@@ -62,7 +64,7 @@ func BenchmarkRingComplexitySpeedup(b *testing.B) {
 		for _, jobs := range []int{1, 2} {
 			out := filepath.Join(dir, fmt.Sprint(jobs))
 			os.RemoveAll(out)
-			t, c := time.Now(), processCPU()
+			t, c := time.Now(), cputime.Process()
 			release := holdGC() // as Execute does, for the whole command
 			p := ringComplexity(b)
 			f, err := openFolder(out, false)
@@ -78,7 +80,7 @@ func BenchmarkRingComplexitySpeedup(b *testing.B) {
 			}
 			release()
 			whole[jobs] += time.Since(t)
-			cpu[jobs] += processCPU() - c
+			cpu[jobs] += cputime.Process() - c
 			t = time.Now()
 			each(jobs, 72, func(int) { spinSink.Add(spinLoop(1 << 19)) })
 			spin[jobs] += time.Since(t)

@@ -18,14 +18,15 @@ type svgText struct {
 	s       string
 }
 
-// svgContents reads an SVG plot's texts and the stroke colours of its paths.
-func svgContents(t *testing.T, data []byte) (texts []svgText, strokes map[string]int) {
+// svgPath is one path of an SVG plot: its points and its style.
+type svgPath struct{ d, style string }
+
+// svgContents reads an SVG plot's texts and paths.
+func svgContents(t *testing.T, data []byte) (texts []svgText, paths []svgPath) {
 	t.Helper()
-	strokes = map[string]int{}
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	rotated := 0
 	var cur *svgText
-	stroke := regexp.MustCompile(`stroke:(#[0-9A-Fa-f]{6})`)
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -52,9 +53,7 @@ func svgContents(t *testing.T, data []byte) (texts []svgText, strokes map[string
 				y, _ := strconv.ParseFloat(attr["y"], 64)
 				cur = &svgText{x: x, y: y, rotated: rotated > 0}
 			case "path":
-				if m := stroke.FindStringSubmatch(attr["style"]); m != nil {
-					strokes[strings.ToUpper(m[1])]++
-				}
+				paths = append(paths, svgPath{attr["d"], attr["style"]})
 			}
 		case xml.CharData:
 			if cur != nil {
@@ -72,7 +71,7 @@ func svgContents(t *testing.T, data []byte) (texts []svgText, strokes map[string
 			}
 		}
 	}
-	return texts, strokes
+	return texts, paths
 }
 
 // checkPlot reads a plot's SVG as a reader would:
@@ -84,7 +83,14 @@ func svgContents(t *testing.T, data []byte) (texts []svgText, strokes map[string
 //     colour of its own: at most 8 to a panel, panels side by side beyond.
 func checkPlot(t *testing.T, f figure, data []byte) {
 	t.Helper()
-	texts, strokes := svgContents(t, data)
+	texts, paths := svgContents(t, data)
+	strokes := map[string]int{}
+	stroke := regexp.MustCompile(`stroke:(#[0-9A-Fa-f]{6})`)
+	for _, p := range paths {
+		if m := stroke.FindStringSubmatch(p.style); m != nil {
+			strokes[strings.ToUpper(m[1])]++
+		}
+	}
 	has := func(s string) []svgText {
 		var out []svgText
 		for _, x := range texts {

@@ -3,13 +3,11 @@ package sweep
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -274,33 +272,12 @@ func TestPlotsAreSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := xml.NewDecoder(bytes.NewReader(data))
+	_, paths := svgContents(t, data)
 	solid, dashed := 0, 0
-	segments := regexp.MustCompile(`L`)
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("the SVG does not parse: %v", err)
-		}
-		el, ok := tok.(xml.StartElement)
-		if !ok || el.Name.Local != "path" {
-			continue
-		}
-		var d, style string
-		for _, a := range el.Attr {
-			switch a.Name.Local {
-			case "d":
-				d = a.Value
-			case "style":
-				style = a.Value
-			}
-		}
+	for _, p := range paths {
 		// A series' line joins the 3 nodes values: 2 segments, in colour.
-		if len(segments.FindAllString(d, -1)) == 2 && !strings.Contains(d, "Z") && !strings.Contains(style, "stroke:#000000") {
-			if strings.Contains(style, "dasharray") {
+		if strings.Count(p.d, "L") == 2 && !strings.Contains(p.d, "Z") && !strings.Contains(p.style, "stroke:#000000") {
+			if strings.Contains(p.style, "dasharray") {
 				dashed++
 			} else {
 				solid++
