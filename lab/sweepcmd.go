@@ -132,7 +132,11 @@ func (c *sweepRunCmd) recordOne(o sweep.Options) error {
 	if werr != nil {
 		return ioError(c.Record, werr)
 	}
-	fmt.Println(ui.F("sweep.recorded", p.Describe(run), run.Index, rec.Count(), c.Record, rec.Hash()))
+	if run.Index < 0 { // a seed the sweep does not run
+		fmt.Println(ui.F("sweep.recorded.other", p.Describe(run), rec.Count(), c.Record, rec.Hash()))
+	} else {
+		fmt.Println(ui.F("sweep.recorded", p.Describe(run), run.Index, rec.Count(), c.Record, rec.Hash()))
+	}
 	return nil
 }
 

@@ -23,6 +23,7 @@ func init() {
 		"sweep.what.election", "sweep.what.mutex", "sweep.what.detector", "sweep.what.other", "sweep.what.check")
 	extend(map[Lang]map[string]string{
 		En: {
+			"sweep.recorded.other":          "%s (a seed results.csv does not hold): recorded %d events to %s, hash %s",
 			"sweep.fail.cut":                "until %s ended the run before %s",
 			"sweep.fail.check":              "%s: got %s, theory/limit %s",
 			"sweep.fail.nometric":           "%s: the run has no %s",
@@ -97,6 +98,7 @@ func init() {
 			"sweep.report.notes":            "Notes",
 		},
 		Pt: {
+			"sweep.recorded.other":          "%s (uma semente que results.csv não tem): %d eventos gravados em %s, hash %s",
 			"sweep.fail.cut":                "until %s encerrou a execução antes que %s",
 			"sweep.fail.check":              "%s: obteve %s, teoria/limite %s",
 			"sweep.fail.nometric":           "%s: a execução não tem %s",
@@ -171,6 +173,7 @@ func init() {
 			"sweep.report.notes":            "Notas",
 		},
 		Es: {
+			"sweep.recorded.other":          "%s (una semilla que results.csv no tiene): %d eventos grabados en %s, hash %s",
 			"sweep.fail.cut":                "until %s terminó la ejecución antes de que %s",
 			"sweep.fail.check":              "%s: obtuvo %s, teoría/límite %s",
 			"sweep.fail.nometric":           "%s: la ejecución no tiene %s",
