@@ -32,7 +32,7 @@ type CodeError struct {
 
 func (e *CodeError) Error() string {
 	if e.Missing {
-		return fmt.Sprintf("%s:1: recorded with %s of %s; this program has no algorithm %s: verify it with that module (go run . verify %s)",
+		return fmt.Sprintf("%s:1: recorded with %s of %s; this program has no algorithm %s: open the recording with that module (go run . verify %s, or replay, export)",
 			e.File, e.Algorithm, describeCode(e.Recorded), e.Algorithm, e.File)
 	}
 	return fmt.Sprintf("%s:1: recorded by other code: the recording names %s of %s, and this program's %s is %s; verify it with the code that recorded it",
