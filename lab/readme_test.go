@@ -1,8 +1,6 @@
 package lab
 
 import (
-	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/clusterlab/clusterlab/internal/clitest"
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 )
@@ -40,31 +39,9 @@ func readmeBlocks(t *testing.T) []block {
 // docBlocks reads the fenced code blocks of a Markdown file.
 func docBlocks(t *testing.T, path string) []block {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []block
-	var cur *block
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.HasPrefix(line, "```") {
-			if cur == nil {
-				cur = &block{lang: strings.TrimPrefix(line, "```"), line: n}
-			} else {
-				out = append(out, *cur)
-				cur = nil
-			}
-			continue
-		}
-		if cur != nil {
-			cur.text += line + "\n"
-		}
-	}
-	if cur != nil {
-		t.Fatalf("%s:%d: a code block is never closed", path, cur.line)
+	for _, b := range clitest.DocBlocks(t, path) {
+		out = append(out, block{lang: b.Lang, line: b.Line, text: b.Text})
 	}
 	return out
 }
@@ -245,78 +222,20 @@ func untemplate(args []string) []string {
 }
 
 // buildBinary builds clusterlab into a new temporary directory and returns both.
-func buildBinary(t *testing.T) (dir, bin string) {
-	t.Helper()
-	dir = t.TempDir()
-	bin = filepath.Join(dir, "clusterlab")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return dir, bin
-}
+func buildBinary(t *testing.T) (dir, bin string) { return clitest.BuildBinary(t, "..") }
 
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func writeFile(t *testing.T, path, text string) { clitest.WriteFile(t, path, text) }
 
 // runCLI runs the binary in dir and returns its combined output and exit code.
 func runCLI(t *testing.T, dir, bin string, args ...string) (string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("clusterlab %s: no answer in 3 minutes", strings.Join(args, " "))
-	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		return string(out), ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("clusterlab %s: %v", strings.Join(args, " "), err)
-	}
-	return string(out), 0
+	return clitest.Run(t, dir, 3*time.Minute, bin, args...)
 }
 
 // openDashboard starts a dashboard command in a detached tmux session, waits for its
 // header, quits it with q, and returns the screen it showed.
 func openDashboard(t *testing.T, dir, bin string, args []string) string {
-	t.Helper()
-	session := fmt.Sprintf("clusterlab-readme-%d-%d", os.Getpid(), time.Now().UnixNano())
-	tmux := func(a ...string) (string, error) {
-		out, err := exec.Command("tmux", a...).CombinedOutput()
-		return string(out), err
-	}
-	cmd := append([]string{"new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, "env", "TERM=xterm-256color", bin}, args...)
-	if out, err := tmux(cmd...); err != nil {
-		t.Fatalf("tmux: %v\n%s", err, out)
-	}
-	defer tmux("kill-session", "-t", session)
-	deadline := time.Now().Add(20 * time.Second)
-	var shown string
-	for {
-		screen, err := tmux("capture-pane", "-p", "-t", session)
-		if err == nil && strings.Contains(screen, " │ t=") {
-			shown = screen
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("clusterlab %s: no dashboard after 20 s; screen:\n%s", strings.Join(args, " "), screen)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	tmux("send-keys", "-t", session, "q")
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if _, err := tmux("has-session", "-t", session); err != nil {
-			return shown // the program quit and its session closed
-		}
-	}
-	screen, _ := tmux("capture-pane", "-p", "-t", session)
-	t.Fatalf("clusterlab %s: still running 10 s after q; screen:\n%s", strings.Join(args, " "), screen)
-	return ""
+	return clitest.OpenDashboard(t, dir, bin, args)
 }
 
 // cliParser is the command line's parser, built anew for each check; it never exits

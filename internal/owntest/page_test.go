@@ -1,4 +1,4 @@
-package lab
+package owntest
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clusterlab/clusterlab/internal/clitest"
 )
 
 // docs/own-algorithm.md is run as a student would follow it: every sh block's
@@ -23,36 +25,36 @@ func TestOwnAlgorithmPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module outside the repository and runs what docs/own-algorithm.md shows; skipped in -short mode")
 	}
-	const page = "../docs/own-algorithm.md"
-	checkout, err := filepath.Abs("..")
+	const page = "../../docs/own-algorithm.md"
+	checkout, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, lab := buildBinary(t)
+	_, lab := clitest.BuildBinary(t, checkout)
 	cwd := t.TempDir()
 	module := ""                 // the module new wrote, once it has
 	built := map[string]string{} // a module's directory → its binary, built for go run
 	last, lastKind := "", ""
-	for _, b := range docBlocks(t, page) {
-		where := func() string { return fmt.Sprintf("%s:%d", page[3:], b.line) }
+	for _, b := range clitest.DocBlocks(t, page) {
+		where := func() string { return fmt.Sprintf("docs/own-algorithm.md:%d", b.Line) }
 		switch {
-		case b.lang == "toml" && strings.HasPrefix(b.text, "# "):
-			name := strings.TrimSpace(strings.SplitN(b.text, "\n", 2)[0][2:])
-			writeFile(t, filepath.Join(cwd, name), b.text)
-		case b.lang == "go":
+		case b.Lang == "toml" && strings.HasPrefix(b.Text, "# "):
+			name := strings.TrimSpace(strings.SplitN(b.Text, "\n", 2)[0][2:])
+			clitest.WriteFile(t, filepath.Join(cwd, name), b.Text)
+		case b.Lang == "go":
 			main, _ := os.ReadFile(filepath.Join(module, "main.go"))
-			for _, l := range strings.Split(b.text, "\n") {
+			for _, l := range strings.Split(b.Text, "\n") {
 				if strings.TrimSpace(l) != "" && !strings.Contains(string(main), l) {
 					t.Errorf("%s: main.go as new writes it has no line %q", where(), l)
 				}
 			}
-		case b.lang == "text" && strings.Contains(b.text, "\n----\n"):
+		case b.Lang == "text" && strings.Contains(b.Text, "\n----\n"):
 			script, _ := os.ReadFile(filepath.Join(module, filepath.Base(module), "testdata", "basic.txt"))
-			if !strings.Contains(string(script), b.text) {
-				t.Errorf("%s: the script new writes has no such piece:\n%s", where(), b.text)
+			if !strings.Contains(string(script), b.Text) {
+				t.Errorf("%s: the script new writes has no such piece:\n%s", where(), b.Text)
 			}
-		case b.lang == "text" && lastKind == "sh":
-			for _, l := range strings.Split(b.text, "\n") {
+		case b.Lang == "text" && lastKind == "sh":
+			for _, l := range strings.Split(b.Text, "\n") {
 				words := strings.Fields(l)
 				if len(words) == 0 {
 					continue
@@ -62,8 +64,8 @@ func TestOwnAlgorithmPage(t *testing.T) {
 					t.Errorf("%s: the command prints no %q:\n%s", where(), want, last)
 				}
 			}
-		case b.lang == "sh":
-			for _, line := range strings.Split(b.text, "\n") {
+		case b.Lang == "sh":
+			for _, line := range strings.Split(b.Text, "\n") {
 				code, _, _ := strings.Cut(line, "#")
 				f := strings.Fields(code)
 				if len(f) == 0 {
@@ -73,14 +75,14 @@ func TestOwnAlgorithmPage(t *testing.T) {
 				case f[0] == "cd":
 					cwd = filepath.Join(cwd, f[1])
 				case f[0] == "mkdir" || f[0] == "cp":
-					must(t, cwd, f[0], f[1:]...)
+					clitest.Must(t, cwd, f[0], f[1:]...)
 				case f[0] == "clusterlab":
 					for i := range f {
 						if f[i] == "--lab" && i+1 < len(f) {
 							f[i+1] = checkout
 						}
 					}
-					last = must(t, cwd, lab, f[1:]...)
+					last = clitest.Must(t, cwd, lab, f[1:]...)
 					if f[1] == "new" {
 						module = filepath.Join(cwd, f[3])
 					}
@@ -88,7 +90,7 @@ func TestOwnAlgorithmPage(t *testing.T) {
 					bin := built[cwd]
 					if bin == "" {
 						bin = filepath.Join(cwd, ".page.bin")
-						must(t, cwd, "go", "build", "-o", bin, ".")
+						clitest.Must(t, cwd, "go", "build", "-o", bin, ".")
 						built[cwd] = bin
 					}
 					if len(f) > 3 && f[3] == "run" {
@@ -96,24 +98,24 @@ func TestOwnAlgorithmPage(t *testing.T) {
 							t.Logf("%s: tmux is not installed: the dashboard is not opened (apt-get install tmux)", where())
 							continue
 						}
-						if screen := openDashboard(t, cwd, bin, f[3:]); !strings.Contains(screen, filepath.Base(module)) {
+						if screen := clitest.OpenDashboard(t, cwd, bin, f[3:]); !strings.Contains(screen, filepath.Base(module)) {
 							t.Errorf("%s: the dashboard does not show %s:\n%s", where(), filepath.Base(module), screen)
 						}
 						continue
 					}
 					var code int
-					last, code = inDir(t, cwd, 5*time.Minute, bin, f[3:]...)
+					last, code = clitest.Run(t, cwd, 5*time.Minute, bin, f[3:]...)
 					if code != 0 {
 						t.Fatalf("%s: %s exits %d:\n%s", where(), strings.Join(f, " "), code, last)
 					}
 				case f[0] == "go":
-					last = must(t, cwd, "go", f[1:]...)
+					last = clitest.Must(t, cwd, "go", f[1:]...)
 				default:
 					t.Fatalf("%s: the page's test does not know how to run %q: teach it, or leave the command out", where(), strings.TrimSpace(code))
 				}
 			}
 		}
-		lastKind = b.lang
+		lastKind = b.Lang
 	}
 	if module == "" {
 		t.Fatalf("%s never runs clusterlab new", page)

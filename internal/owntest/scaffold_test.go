@@ -1,7 +1,6 @@
-package lab
+package owntest
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/internal/clitest"
 )
 
 // The scaffold end to end, as a student meets it: `clusterlab new` writes a
@@ -21,35 +21,6 @@ import (
 // its file and line or its first differing event, and `grade` gives a folder of
 // recordings, three of them forged, the right verdicts. Each module is built
 // once; the module cache and the build cache are the machine's own.
-
-// inDir runs a command in dir and returns its combined output and exit code.
-func inDir(t *testing.T, dir string, timeout time.Duration, name string, args ...string) (string, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("%s %s: no answer in %v\n%s", name, strings.Join(args, " "), timeout, out)
-	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		return string(out), ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
-	return string(out), 0
-}
-
-// must runs a command that must succeed.
-func must(t *testing.T, dir string, name string, args ...string) string {
-	t.Helper()
-	out, code := inDir(t, dir, 5*time.Minute, name, args...)
-	if code != 0 {
-		t.Fatalf("%s %s (in %s) exits %d:\n%s", name, strings.Join(args, " "), dir, code, out)
-	}
-	return out
-}
 
 // edit replaces old by new in file once, and fails if old is not there; it
 // returns the line (from 1) where new starts.
@@ -85,24 +56,24 @@ func TestScaffold(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds three Go modules outside the repository and runs their tests, check and the dashboard; skipped in -short mode")
 	}
-	checkout, err := filepath.Abs("..")
+	checkout, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, lab := buildBinary(t)
+	_, lab := clitest.BuildBinary(t, checkout)
 	root := t.TempDir()
 	names := map[algos.Family]string{algos.Election: "mybully", algos.Mutex: "mymutex", algos.Detector: "mydetector"}
 	bins := map[string]string{}
 	for _, fam := range []algos.Family{algos.Election, algos.Mutex, algos.Detector} {
 		name := names[fam]
 		t.Run(string(fam), func(t *testing.T) {
-			out := must(t, root, lab, "new", string(fam), name, "--lab", checkout)
+			out := clitest.Must(t, root, lab, "new", string(fam), name, "--lab", checkout)
 			if !strings.Contains(out, "go run . check "+name) {
 				t.Errorf("new does not say what to do next:\n%s", out)
 			}
 			mod := filepath.Join(root, name)
 			if fam == algos.Election { // the templates are alike: one vet shows they are clean
-				must(t, mod, "go", "vet", "./...")
+				clitest.Must(t, mod, "go", "vet", "./...")
 			}
 			// The data-driven test: the election's 100 times under the race
 			// detector (one race build is enough to show it), the others once.
@@ -110,13 +81,13 @@ func TestScaffold(t *testing.T) {
 			if fam == algos.Election {
 				testArgs = []string{"test", "-race", "-count=100", "./..."}
 			}
-			out = must(t, mod, "go", testArgs...)
+			out = clitest.Must(t, mod, "go", testArgs...)
 			if !strings.Contains(out, "ok  \t"+name+"/"+name) {
 				t.Fatalf("go %s:\n%s", strings.Join(testArgs, " "), out)
 			}
 			bins[name] = filepath.Join(mod, name+".bin")
-			must(t, mod, "go", "build", "-o", bins[name], ".")
-			out, code := inDir(t, mod, 5*time.Minute, bins[name], "check", name)
+			clitest.Must(t, mod, "go", "build", "-o", bins[name], ".")
+			out, code := clitest.Run(t, mod, 5*time.Minute, bins[name], "check", name)
 			if code != 0 {
 				t.Fatalf("check %s exits %d:\n%s", name, code, out)
 			}
@@ -130,12 +101,12 @@ func TestScaffold(t *testing.T) {
 			}
 			// The scenario's expectations pass, and the dashboard opens with the
 			// algorithm running.
-			must(t, mod, bins[name], "sim", "--file", "scenarios/"+name+".toml")
+			clitest.Must(t, mod, bins[name], "sim", "--file", "scenarios/"+name+".toml")
 			if _, err := exec.LookPath("tmux"); err != nil {
 				t.Log("tmux is not installed: the dashboard is not opened (apt-get install tmux)")
 				return
 			}
-			screen := openDashboard(t, mod, bins[name], []string{"run", "--file", "scenarios/" + name + ".toml"})
+			screen := clitest.OpenDashboard(t, mod, bins[name], []string{"run", "--file", "scenarios/" + name + ".toml"})
 			if !strings.Contains(screen, name) {
 				t.Errorf("the dashboard does not show %s:\n%s", name, screen)
 			}
@@ -150,21 +121,18 @@ func TestScaffold(t *testing.T) {
 	hw := filepath.Join(root, "hw")
 	os.Mkdir(hw, 0o755)
 	for seed := 1; seed <= 9; seed++ {
-		must(t, mod, bins["mybully"], "sim", "--file", "scenarios/mybully.toml", "--seed", fmt.Sprint(seed), "--record", filepath.Join(hw, fmt.Sprintf("s%d.jsonl", seed)))
+		clitest.Must(t, mod, bins["mybully"], "sim", "--file", "scenarios/mybully.toml", "--seed", fmt.Sprint(seed), "--record", filepath.Join(hw, fmt.Sprintf("s%d.jsonl", seed)))
 	}
 
 	// Planted faults, each in a package of its own beside mybully, all built
 	// into one binary. mybully itself is changed too (a longer heartbeat), so
 	// that this binary's recordings are made by other code.
 	algo := filepath.Join(mod, "mybully", "mybully.go")
-	mutexFiles, err := scaffoldFiles(algos.Mutex, "plantlease", labRef{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	clitest.Must(t, root, lab, "new", "mutex", "plantlease", "--dir", "lease-src", "--lab", checkout)
 	plant := func(name string, fam algos.Family) string {
 		var src []byte
 		if fam == algos.Mutex {
-			src = mutexFiles["plantlease/plantlease.go"]
+			src, _ = os.ReadFile(filepath.Join(root, "lease-src", "plantlease", "plantlease.go"))
 		} else {
 			data, _ := os.ReadFile(algo)
 			src = []byte(strings.ReplaceAll(string(data), "mybully", name))
@@ -200,8 +168,8 @@ func TestScaffold(t *testing.T) {
 	edit(t, lease, "\t\tcase timerLeave:\n", "\t\tcase \"lease\":\n\t\t\tm.onRelease(env, m.holder)\n\t\tcase timerLeave:\n")
 	edit(t, algo, `Default: "100ms", Min: "1ms", Doc: "how often the leader sends ALIVE"`, `Default: "150ms", Min: "1ms", Doc: "how often the leader sends ALIVE"`)
 	planted := filepath.Join(mod, "planted.bin")
-	must(t, mod, "go", "build", "-o", planted, ".")
-	must(t, mod, planted, "sim", "--file", "scenarios/mybully.toml", "--seed", "10", "--record", filepath.Join(hw, "s10.jsonl"))
+	clitest.Must(t, mod, "go", "build", "-o", planted, ".")
+	clitest.Must(t, mod, planted, "sim", "--file", "scenarios/mybully.toml", "--seed", "10", "--record", filepath.Join(hw, "s10.jsonl"))
 
 	// The faults the source shows need no search: those checks run one size and
 	// no explore, to keep this test short.
@@ -221,7 +189,7 @@ func TestScaffold(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			save := filepath.Join(root, "failing-"+tc.name)
-			out, code := inDir(t, mod, 5*time.Minute, planted, append([]string{"check", tc.name, "--save", save}, tc.flags...)...)
+			out, code := clitest.Run(t, mod, 5*time.Minute, planted, append([]string{"check", tc.name, "--save", save}, tc.flags...)...)
 			if code != 1 {
 				t.Errorf("check %s exits %d, want 1", tc.name, code)
 			}
@@ -235,7 +203,7 @@ func TestScaffold(t *testing.T) {
 				if len(saved) == 0 || !strings.Contains(out, "run it again: run --file "+save) {
 					t.Fatalf("check --save wrote %v:\n%s", saved, out)
 				}
-				must(t, mod, planted, "sim", "--file", saved[0])
+				clitest.Must(t, mod, planted, "sim", "--file", saved[0])
 			}
 		})
 	}
@@ -247,7 +215,7 @@ func TestScaffold(t *testing.T) {
 	os.WriteFile(filepath.Join(hw, "s8.jsonl"), data[:len(data)/2], 0o644)
 	data, _ = os.ReadFile(filepath.Join(hw, "s9.jsonl"))
 	os.WriteFile(filepath.Join(hw, "s9.jsonl"), []byte(strings.Replace(string(data), `"leader":"n5"`, `"leader":"n4"`, 1)), 0o644)
-	out, code := inDir(t, root, 5*time.Minute, bins["mybully"], "grade", hw, "--out", filepath.Join(root, "grades.csv"))
+	out, code := clitest.Run(t, root, 5*time.Minute, bins["mybully"], "grade", hw, "--out", filepath.Join(root, "grades.csv"))
 	if code != 1 {
 		t.Errorf("grade exits %d, want 1 (three files fail):\n%s", code, out)
 	}
@@ -277,7 +245,7 @@ func TestScaffold(t *testing.T) {
 		t.Errorf("no summary beside grades.csv: %v", err)
 	}
 	// The teacher's side: verify in the module names both codes.
-	out, _ = inDir(t, mod, time.Minute, bins["mybully"], "verify", filepath.Join(hw, "s10.jsonl"))
+	out, _ = clitest.Run(t, mod, time.Minute, bins["mybully"], "verify", filepath.Join(hw, "s10.jsonl"))
 	if !strings.Contains(out, "recorded by other code") || strings.Count(out, "mybully/mybully") < 2 {
 		t.Errorf("verify of a recording made by other code:\n%s", out)
 	}
