@@ -215,11 +215,12 @@ func (c *runCmd) Run() error {
 		return badInput(err)
 	}
 	seed := cfg.Seed
-	// The dashboard quits on SIGTERM (and on SIGINT when not on a terminal); a
-	// recording then ends with reason interrupted instead of quit.
+	// The dashboard quits on SIGTERM and SIGHUP (and on SIGINT when not on a
+	// terminal), restoring the terminal; a recording then ends with reason
+	// interrupted instead of quit.
 	sig := catchSignals()
 	defer sig.stop()
-	err = tui.Run(live, tui.Options{Title: s.Name, Seed: &seed, Lang: ui})
+	err = tui.Run(live, tui.Options{Title: s.Name, Seed: &seed, Lang: ui, Context: sig.ctx})
 	// Closing flushes a recording in progress, however the dashboard ended.
 	if sig.interrupted() {
 		cerr := live.CloseFor(trace.EndInterrupted)

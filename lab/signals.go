@@ -28,7 +28,7 @@ type interrupts struct {
 func catchSignals() *interrupts {
 	in := &interrupts{ch: make(chan os.Signal, 1), done: make(chan struct{}), exited: make(chan struct{})}
 	in.ctx, in.cancel = context.WithCancel(context.Background())
-	signal.Notify(in.ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(in.ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go in.wait()
 	return in
 }
@@ -89,8 +89,11 @@ func (in *interrupts) err() error {
 	s := in.sig
 	in.mu.Unlock()
 	name := "SIGINT"
-	if s == syscall.SIGTERM {
+	switch s {
+	case syscall.SIGTERM:
 		name = "SIGTERM"
+	case syscall.SIGHUP:
+		name = "SIGHUP"
 	}
 	return &exitError{128 + int(s), fmt.Errorf("interrupted by %s", name)}
 }

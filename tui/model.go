@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"github.com/clusterlab/clusterlab/lang"
 	"io"
@@ -43,6 +44,11 @@ type Options struct {
 	// Clock is the wall clock that paces what is drawn for a while, such as a
 	// critical section (tests give a synthetic one); nil means time.Now.
 	Clock func() time.Time
+	// Context ends the dashboard when it is done, restoring the terminal; Run
+	// then returns an error that wraps tea.ErrProgramKilled. With a Context, the
+	// dashboard leaves SIGINT and SIGTERM to its caller, who cancels it on them
+	// (and on SIGHUP, which the dashboard alone would not catch).
+	Context context.Context
 }
 
 // Run opens the dashboard on the alternate screen and drives c until the user quits.
@@ -55,6 +61,12 @@ func Run(c Controller, opts Options) error {
 	}
 	if opts.Output != nil {
 		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	if opts.Context != nil {
+		// the context's owner catches the signals: the program's own handler
+		// would send its quit to an event loop that the context already ended,
+		// and wait for it forever
+		popts = append(popts, tea.WithContext(opts.Context), tea.WithoutSignalHandler())
 	}
 	_, err := tea.NewProgram(New(c, opts), popts...).Run()
 	return err
