@@ -1,12 +1,16 @@
 package tui
 
 import (
-	"github.com/clusterlab/clusterlab/lang"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/clusterlab/clusterlab/lang"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 )
@@ -29,40 +33,47 @@ func kindName(l lang.Lang, kind string) string {
 }
 
 // alertsPane lists the latest alerts as intervals: when each was raised and when
-// it cleared, or that it still holds.
+// it cleared, or that it still holds, newest last. Focused, it scrolls back
+// through every alert kept and shows each one's text whole, wrapped.
 type alertsPane struct {
-	st      *Styles
+	b       *board
 	w, h    int
 	focused bool
+	keys    scrollKeys
+	scroll  lineScroll
 }
 
-func (p *alertsPane) SetSize(w, h int) { p.w, p.h = w, h }
+func newAlertsPane(b *board) *alertsPane {
+	return &alertsPane{b: b, keys: newScrollKeys(b.keys), scroll: lineScroll{fromEnd: true}}
+}
+
+func (p *alertsPane) SetSize(w, h int)          { p.w, p.h = w, h }
+func (p *alertsPane) setFocused(f bool)         { p.focused = f }
+func (p *alertsPane) ShortHelp() []key.Binding  { return p.keys.short() }
+func (p *alertsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.full()} }
+
+// Update scrolls the list.
+func (p *alertsPane) Update(msg tea.Msg) (bool, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || p.b.snap == nil {
+		return false, nil
+	}
+	mv, ok := p.keys.move(k, p.h)
+	if ok {
+		p.scroll.apply(mv, len(p.lines(p.b.snap)), p.h-2)
+	}
+	return ok, nil
+}
 
 // alertsHeight is the box height the list wants.
 func alertsHeight(s *trace.Snapshot) int { return min(max(len(s.Alerts), 1), 6) + 2 }
 
-// View renders the pane, newest last.
-func (p *alertsPane) View(s *trace.Snapshot) string {
-	st := p.st
-	ih := p.h - 2
-	var lines []string
-	from := max(0, len(s.Alerts)-ih)
-	for i := range s.Alerts[from:] {
-		a := &s.Alerts[from+i]
-		end := st.Bad.Render(st.T("tui.alert.open"))
-		if !a.Open() {
-			end = st.Muted.Render(fmtT(a.Cleared))
-		}
-		kind := st.Bad.Render(a.Kind)
-		if !a.Open() {
-			kind = st.Warn.Render(a.Kind)
-		}
-		head := st.Muted.Render(leftPad(fmtT(a.T), 9)+"–") + end + " " + kind + " "
-		lines = append(lines, head+alertText(p.st.Lang.Text(a.Text), p.w-2-ansi.StringWidth(head)))
-	}
-	if len(s.Alerts) == 0 {
-		lines = append(lines, st.Good.Render(st.T("tui.alert.none")))
-	}
+// View renders the pane.
+func (p *alertsPane) View() string {
+	st := p.b.st
+	s := p.b.snap
+	lines := p.lines(s)
+	from, to := p.scroll.window(len(lines), p.h-2)
 	title := st.T("tui.title.alerts")
 	if s.AlertCount > 0 {
 		title += " (" + strconv.Itoa(s.AlertCount) + ")"
@@ -70,7 +81,45 @@ func (p *alertsPane) View(s *trace.Snapshot) string {
 			title += " · " + strconv.Itoa(k) + " " + st.T("tui.alert.openn")
 		}
 	}
-	return box(st, title, lines, p.w, p.h, p.focused)
+	if from > 0 || to < len(lines) {
+		title += " · " + st.Lang.F("tui.lines", from+1, to, len(lines))
+	}
+	return box(st, title, lines[from:to], p.w, p.h, p.focused)
+}
+
+// lines are every alert kept, one line each, or, focused, each wrapped whole.
+func (p *alertsPane) lines(s *trace.Snapshot) []string {
+	st := p.b.st
+	var lines []string
+	for i := range s.Alerts {
+		a := &s.Alerts[i]
+		end := st.Bad.Render(st.T("tui.alert.open"))
+		if !a.Open() {
+			end = st.Muted.Render(fmtT(a.Cleared))
+		}
+		kind := st.Bad.Render("⚠ " + a.Kind)
+		if !a.Open() {
+			kind = st.Warn.Render("✓ " + a.Kind)
+		}
+		head := st.Muted.Render(leftPad(fmtT(a.T), 9)+"–") + end + " " + kind + " "
+		room := p.w - 2 - ansi.StringWidth(head)
+		text := st.Lang.Text(a.Text)
+		if !p.focused || room < 8 {
+			lines = append(lines, head+alertText(text, room))
+			continue
+		}
+		for j, l := range strings.Split(ansi.Wrap(text, room, ""), "\n") {
+			if j == 0 {
+				lines = append(lines, head+l)
+			} else {
+				lines = append(lines, strings.Repeat(" ", ansi.StringWidth(head))+l)
+			}
+		}
+	}
+	if len(s.Alerts) == 0 {
+		lines = append(lines, st.Good.Render(st.T("tui.alert.none")))
+	}
+	return lines
 }
 
 // alertText fits an alert's text into w cells: when it is too long, the words
@@ -99,21 +148,36 @@ func worstOpen(s *trace.Snapshot) (trace.AlertView, bool) {
 	return s.Open[best], true
 }
 
-// banner is the alert line shown under the header: the most severe alert that
-// still holds, or, when cleared is set, that the last one is over; "" when there
-// is neither.
-func banner(st *Styles, s *trace.Snapshot, w int, cleared bool) string {
+// bannerLine is the line under the header: the most severe open alert, or for a
+// few seconds after an alert ended, that it is over and how (when it is at
+// least as severe as any still open), or nothing.
+func (m *Model) bannerLine() string {
+	var ended *trace.AlertView
+	if time.Now().Before(m.endedUntil) {
+		ended = &m.ended
+	}
+	return banner(m.st, m.snap, m.w, ended)
+}
+
+// banner is the alert line: the most severe alert that still holds, unless ended
+// (an alert that just ended) is at least as severe, in which case it says that
+// ended is over, when and how; "" when there is neither.
+func banner(st *Styles, s *trace.Snapshot, w int, ended *trace.AlertView) string {
 	if w <= 0 {
 		return ""
 	}
 	text, style := "", st.Banner
-	if a, ok := worstOpen(s); ok {
-		text = " ⚠ " + strings.ToUpper(kindName(st.Lang, a.Kind)) + " " + st.T("tui.alert.since") + " " + fmtT(a.T) + ": " + st.Lang.Text(a.Text)
-		if k := len(s.Open) - 1; k > 0 {
-			text += "  " + st.Lang.F("tui.alert.more", k)
+	a, open := worstOpen(s)
+	if ended != nil && (!open || rank(ended.Kind) <= rank(a.Kind)) {
+		c := ended
+		text, style = " ✓ "+kindName(st.Lang, c.Kind)+" "+st.T("tui.alert.ended"), st.Over
+		if c.T >= 0 {
+			text += " " + st.Lang.F("tui.alert.after", secs(c.Cleared-c.T))
 		}
-	} else if c := s.LastCleared; cleared && c.Seq != 0 {
-		text, style = " ✓ "+kindName(st.Lang, c.Kind)+" "+st.T("tui.alert.over")+" "+secs(c.Cleared-c.T), st.Over
+		if s.T-c.Cleared >= 1_000_000 {
+			// an end a while ago in virtual time (a fast run) says when
+			text += " " + st.Lang.F("tui.alert.at", fmtT(c.Cleared))
+		}
 		how := c.How
 		if i := strings.Index(how, " over after "); i >= 0 {
 			// the monitors' whole line ("no leader over after 1.70 s: every live
@@ -122,6 +186,14 @@ func banner(st *Styles, s *trace.Snapshot, w int, cleared bool) string {
 		}
 		if how != "" {
 			text += ": " + st.Lang.Text(how)
+		}
+		if open {
+			text += "  " + st.Lang.F("tui.alert.stillopen", len(s.Open))
+		}
+	} else if open {
+		text = " ⚠ " + strings.ToUpper(kindName(st.Lang, a.Kind)) + " " + st.T("tui.alert.since") + " " + fmtT(a.T) + ": " + st.Lang.Text(a.Text)
+		if k := len(s.Open) - 1; k > 0 {
+			text += "  " + st.Lang.F("tui.alert.more", k)
 		}
 	}
 	if text == "" {

@@ -101,7 +101,7 @@ func BenchmarkView1000(b *testing.B) {
 	for _, view := range []nodesView{viewNodes, viewTopology} {
 		name := map[nodesView]string{viewNodes: "nodes", viewTopology: "topology"}[view]
 		b.Run(name, func(b *testing.B) {
-			m.view = view
+			m.place.view = view
 			m.relayout()
 			b.ReportAllocs()
 			cpu0 := cpuTime()

@@ -17,7 +17,7 @@ func TestGoldenMutexCards(t *testing.T) {
 			w, h := size[0], size[1]
 			t.Run(fmt.Sprintf("%s-%dx%d", algo, w, h), func(t *testing.T) {
 				m := sized(scenario(5, algo, "mutex"), w, h)
-				view := m.nodes.View(m.snap, nodeMarks{sel: m.sel})
+				view := m.place.nodes.draw(m.snap, nodeMarks{sel: m.b.sel})
 				checkBox(t, view, w, m.lay.nodesH)
 				golden.RequireEqual(t, plain(view))
 			})
@@ -32,7 +32,7 @@ func TestMutexCardRows(t *testing.T) {
 	f := scenario(5, "tokenring", "mutex")
 	must(f.Do("recover n5"))
 	m := sized(f, 160, 48)
-	lines := strings.Split(plain(m.nodes.View(m.snap, nodeMarks{sel: m.sel})), "\n")
+	lines := strings.Split(plain(m.place.nodes.draw(m.snap, nodeMarks{sel: m.b.sel})), "\n")
 	// the rows of the full cards: state, cs, token or queue, entries
 	row := func(prefix string) int {
 		for i, l := range lines {

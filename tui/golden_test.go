@@ -58,21 +58,21 @@ func TestGoldenPanes(t *testing.T) {
 			md := sized(scenario(5, "omega", "detector"), w, h)
 			s, sd := m.snap, md.snap
 			l := m.lay
-			marks := nodeMarks{sel: m.sel}
+			marks := nodeMarks{sel: m.b.sel}
 			panes := []struct {
 				name string
 				view string
 				w, h int
 			}{
 				{"header", m.header.View(s, m.hs), w, 1},
-				{"banner", banner(m.st, s, w, false), w, 1},
+				{"banner", banner(m.st, s, w, nil), w, 1},
 				{"story-line", storyLine(m.st, s, w, false), w, 1},
-				{"nodes", m.nodes.View(s, marks), w, l.nodesH},
-				{"nodes-detector", md.nodes.View(sd, marks), w, md.lay.nodesH},
-				{"matrix", md.matrix.View(sd, 0), md.lay.leftW, md.lay.matrixH},
-				{"network", m.network.View(s), l.rightW, l.networkH},
-				{"traffic", m.traffic.View(s), l.rightW, l.trafficH},
-				{"timeline", m.timeline.View(s, m.marks), l.leftW, l.timelineH},
+				{"nodes", m.place.nodes.draw(s, marks), w, l.nodesH},
+				{"nodes-detector", md.place.nodes.draw(sd, marks), w, md.lay.nodesH},
+				{"matrix", md.matrix.draw(sd, 0), md.lay.leftW, md.lay.matrixH},
+				{"network", m.network.View(), l.rightW, l.networkH},
+				{"traffic", m.traffic.View(), l.rightW, l.trafficH},
+				{"timeline", m.timeline.View(), l.leftW, l.timelineH},
 				{"help", strings.Join(m.keyBar(), "\n"), -1, -1},
 			}
 			// the alerts and story panes are in the 160×48 layout only; give them a
@@ -88,12 +88,12 @@ func TestGoldenPanes(t *testing.T) {
 					name string
 					view string
 					w, h int
-				}{"alerts", m.alerts.View(s), aw, ah},
+				}{"alerts", m.alerts.View(), aw, ah},
 				struct {
 					name string
 					view string
 					w, h int
-				}{"story", m.story.View(s), sw, shh})
+				}{"story", m.story.View(), sw, shh})
 			for _, p := range panes {
 				t.Run(p.name, func(t *testing.T) {
 					if p.w > 0 {

@@ -23,7 +23,7 @@ func TestCompactGrid(t *testing.T) {
 			f := newFake(c.n, "bully", "election")
 			must(f.Do("crash n" + strconv.Itoa(c.n/2)))
 			m := sized(f, c.w, c.h)
-			view := plain(m.nodes.View(m.snap, nodeMarks{sel: m.sel}))
+			view := plain(m.place.nodes.draw(m.snap, nodeMarks{sel: m.b.sel}))
 			checkBox(t, view, c.w, m.lay.nodesH)
 			if bad := idRunsIntoGlyph.FindString(view); bad != "" {
 				t.Errorf("an id runs into a dot: %q\n%s", bad, view)
@@ -37,7 +37,7 @@ func TestCompactGrid(t *testing.T) {
 					if !strings.ContainsRune("●★✗◐◌◆◉", r) || y == len(lines)-1 {
 						continue // the legend's glyphs are not nodes
 					}
-					i, ok := m.nodes.cardAt(x, y)
+					i, ok := m.place.nodes.cardAt(x, y)
 					if !ok || i != next {
 						t.Fatalf("the glyph at (%d,%d) is node index %d (%v), want %d\n%s", x, y, i, ok, next, view)
 					}
@@ -46,14 +46,14 @@ func TestCompactGrid(t *testing.T) {
 					}
 					next++
 				}
-				if rowFirst >= 0 && m.nodes.level == levelDot {
+				if rowFirst >= 0 && m.place.nodes.level == levelDot {
 					head := strings.Fields(strings.Trim(l, "│"))[0]
 					if want := strconv.Itoa(int(m.snap.Nodes[rowFirst].ID)); head != want {
 						t.Errorf("row %d is headed %q, want its first node's id %s", y, head, want)
 					}
 				}
 			}
-			if next != c.n && len(lines)-2 >= (c.n+m.nodes.cols-1)/m.nodes.cols {
+			if next != c.n && len(lines)-2 >= (c.n+m.place.nodes.cols-1)/m.place.nodes.cols {
 				t.Errorf("%d nodes drawn, want %d\n%s", next, c.n, view)
 			}
 			if next == 0 {
@@ -73,7 +73,7 @@ func TestGoldenCompactGrid(t *testing.T) {
 		for _, size := range [][2]int{{80, 24}, {160, 48}} {
 			t.Run(fmt.Sprintf("%d-nodes-%dx%d", n, size[0], size[1]), func(t *testing.T) {
 				m := sized(f, size[0], size[1])
-				view := m.nodes.View(m.snap, nodeMarks{sel: m.sel})
+				view := m.place.nodes.draw(m.snap, nodeMarks{sel: m.b.sel})
 				checkBox(t, view, size[0], m.lay.nodesH)
 				golden.RequireEqual(t, plain(view))
 			})
@@ -103,11 +103,11 @@ func TestHoverNamesTheDot(t *testing.T) {
 						continue
 					}
 					m.Update(tea.MouseMotionMsg{X: x, Y: y})
-					i := m.hover - 1
+					i := m.b.hover - 1
 					if i < 0 {
 						t.Fatalf("the pointer on the dot at (%d,%d) is over no node", x, y)
 					}
-					if i == m.sel {
+					if i == m.b.sel {
 						continue
 					}
 					want := "Nodes (1000) · ↖ " + m.snap.Nodes[i].ID.String() + ":"
@@ -126,7 +126,7 @@ func TestHoverNamesTheDot(t *testing.T) {
 				t.Fatalf("hovered %d dots, want at least 20", hovered)
 			}
 			m.Update(tea.MouseMotionMsg{X: 0, Y: size[1] - 1}) // the key bar
-			want := "Nodes (1000) · " + m.snap.Nodes[m.sel].ID.String() + ":"
+			want := "Nodes (1000) · " + m.snap.Nodes[m.b.sel].ID.String() + ":"
 			if s := plain(m.Render()); !strings.Contains(s, want) || strings.Contains(s, "↖") {
 				t.Fatalf("pointer gone: want %q and no ↖ in\n%s", want, s)
 			}

@@ -162,7 +162,7 @@ func (p *historyPane) roleStyle(r role) lipgloss.Style {
 
 // View renders the strip at snapshot s with node index sel selected: the last
 // historyWindow of virtual time, now at the right edge.
-func (p *historyPane) View(s *trace.Snapshot, sel int, focused bool) string {
+func (p *historyPane) draw(s *trace.Snapshot, sel int, focused bool) string {
 	iw, ih := p.w-2, p.h-2
 	title := p.st.Lang.F("tui.title.history", historyWindow/1_000_000)
 	if iw < 8 || ih < 1 {

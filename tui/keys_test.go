@@ -20,20 +20,20 @@ func TestPaneKeys(t *testing.T) {
 		t.Fatalf("focus %v after tab, want the timeline", m.focus)
 	}
 	press("k", "k")
-	if m.timeline.anchor == 0 {
+	if m.timeline.scroll.anchor == 0 {
 		t.Fatal("k did not scroll the focused timeline back")
 	}
-	at := m.timeline.anchor
+	at := m.timeline.scroll.anchor
 	press("pgup")
-	if m.timeline.anchor >= at {
-		t.Fatalf("pgup left the timeline at %d (was %d)", m.timeline.anchor, at)
+	if m.timeline.scroll.anchor >= at {
+		t.Fatalf("pgup left the timeline at %d (was %d)", m.timeline.scroll.anchor, at)
 	}
 	press("j")
-	if m.traffic.anchor != 0 {
+	if m.traffic.scroll.anchor != 0 {
 		t.Fatal("the timeline's keys scrolled the feed")
 	}
 	press("end")
-	if m.timeline.anchor != 0 {
+	if m.timeline.scroll.anchor != 0 {
 		t.Fatal("end did not follow time again")
 	}
 	// a global key reaches the dashboard through the focused pane
@@ -45,20 +45,20 @@ func TestPaneKeys(t *testing.T) {
 		press("tab")
 	}
 	press("up")
-	if m.traffic.anchor == 0 {
+	if m.traffic.scroll.anchor == 0 {
 		t.Fatal("up did not scroll the focused feed back")
 	}
 	press("esc")
-	if m.traffic.anchor != 0 {
+	if m.traffic.scroll.anchor != 0 {
 		t.Fatal("esc did not follow the feed again")
 	}
 	// nodes focused: up moves the selection and scrolls nothing
 	for m.focus != paneNodes {
 		press("tab")
 	}
-	sel := m.sel
+	sel := m.b.sel
 	press("down")
-	if m.sel == sel || m.timeline.anchor != 0 || m.traffic.anchor != 0 {
-		t.Fatalf("down with the nodes focused: sel %d→%d, anchors %d %d", sel, m.sel, m.timeline.anchor, m.traffic.anchor)
+	if m.b.sel == sel || m.timeline.scroll.anchor != 0 || m.traffic.scroll.anchor != 0 {
+		t.Fatalf("down with the nodes focused: sel %d→%d, anchors %d %d", sel, m.b.sel, m.timeline.scroll.anchor, m.traffic.scroll.anchor)
 	}
 }

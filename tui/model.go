@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/clusterlab/clusterlab/lang"
 	"io"
@@ -17,7 +18,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
-	"github.com/clusterlab/clusterlab/node"
 )
 
 // Options configure the dashboard.
@@ -82,7 +82,7 @@ func fps(o Options) int {
 	return o.FPS
 }
 
-// paneID names the panes that take focus with tab.
+// paneID names the panes that take focus with tab, in reading order.
 type paneID int
 
 const (
@@ -96,19 +96,6 @@ const (
 	nFocusable
 )
 
-// mode is what keys currently mean.
-type mode int
-
-const (
-	modeNormal    mode = iota
-	modePartition      // space toggles nodes into side A
-	modeCommand        // the `:` command line
-	modeFilter         // the `/` feed filter
-	modeConfirm        // quit while recording?
-	modeJump           // replay: the `g` jump to a time
-	modeSelect         // `#`: select a node by any id
-)
-
 // noteFor is how long a controller's note (Noter) stays on the status line.
 const noteFor = 15 * time.Second
 
@@ -119,23 +106,24 @@ const overFor = 4 * time.Second
 type tickMsg time.Time
 
 // Model is the dashboard: a Bubble Tea model whose View renders only the latest
-// snapshot pulled from its Controller.
+// snapshot pulled from its Controller. It is a router: it lays the panes out,
+// routes a key to the mode open, else to the focused pane, else to its own table
+// of actions (actions.go), and turns actions into the controller's calls.
 type Model struct {
-	c    Controller
-	opts Options
-	st   *Styles
-	keys KeyMap
-	help help.Model
+	c     Controller
+	opts  Options
+	st    *Styles
+	keys  KeyMap
+	mkeys modeKeys
+	help  help.Model
 
+	b    *board // what the panes read: the picture, the selection
 	snap *trace.Snapshot
 	hs   headerState
 	w, h int
 
-	sel   int
-	hover int // the node under the pointer in the nodes pane, as index + 1; 0 for none
 	focus paneID
 	mode  mode
-	sideA map[node.ID]bool
 
 	cmd  promptLine // the `:` command line
 	jump promptLine // replay: `g`
@@ -146,10 +134,11 @@ type Model struct {
 	lastSeq  uint64 // the snapshot's Seq at the last refresh, to notice a seek back
 	progress progressPane
 
-	// cleared is the Seq of the alert whose end the banner announces, until
-	// clearedUntil (wall time)
-	cleared      uint64
-	clearedUntil time.Time
+	// ended is the alert whose end the banner announces, until endedUntil (wall
+	// time); seenRow is the Seq of the newest timeline row looked at for ends
+	ended      trace.AlertView
+	endedUntil time.Time
+	seenRow    uint64
 
 	flash      string
 	flashBad   bool
@@ -157,24 +146,26 @@ type Model struct {
 	noted      string // the controller's last note (Noter), said once
 	helpPage   int    // the page of the full help shown (helpPages)
 
-	marks   []mark
 	latch   csLatch          // draws a critical section for at least csHold
 	clock   func() time.Time // wall time (tests set it)
-	leaders string           // the last leaders seen, to notice changes
 	markers int              // markers put with `b`
-	inCS    map[node.ID]bool
+
+	// storyPause pauses at each new story line (P); lastMarker is the Seq of the
+	// newest marker seen
+	storyPause bool
+	lastMarker uint64
+	// recordQuestion is R's question about a long past (modeRecord)
+	recordQuestion string
 
 	header   headerPane
-	nodes    nodesPane
-	matrix   matrixPane
-	network  networkPane
+	place    *placePane // the nodes' cards, or the topology or history in their place
+	matrix   *matrixPane
+	timeline *timelinePane
+	network  *networkPane
 	traffic  *trafficPane
-	timeline timelinePane
-	alerts   alertsPane
-	story    storyPane
-	topo     topoPane    // `v`: the topology in place of the nodes pane
-	hist     historyPane // `V`: the history strip in place of the nodes pane
-	view     nodesView
+	alerts   *alertsPane
+	story    *storyPane
+	panes    [nFocusable]pane
 
 	lay layout
 	bar struct { // the key bar as last made
@@ -182,9 +173,12 @@ type Model struct {
 		lines []string
 	}
 
-	// frame is the last screen rendered; dirty says it must be drawn again
-	frame string
-	dirty bool
+	// frame is the last screen rendered; dirty says it must be drawn again, and
+	// bottomDirty that only its bottom lines (a prompt being typed) must
+	frame, upper string
+	dirty        bool
+	bottomDirty  bool
+	bodyRenders  int // how many times the panes were drawn, for tests
 	// lastSnap and lastHS are what the last tick saw, to notice a change
 	lastSnap *trace.Snapshot
 	lastHS   headerState
@@ -205,22 +199,12 @@ func New(c Controller, opts Options) *Model {
 	hm := help.New()
 	hm.Styles = st.Help
 	m := &Model{
-		c: c, opts: opts, st: st, keys: DefaultKeyMap(), help: hm,
+		c: c, opts: opts, st: st, keys: DefaultKeyMap(), mkeys: newModeKeys(st.Lang), help: hm,
 		cmd:      newPromptLine(":", st.T("tui.prompt.command")),
 		jump:     newPromptLine(st.T("tui.prompt.jump"), "12.5s · 3s · 1500ms"),
 		pick:     newPromptLine(st.T("tui.prompt.select"), st.T("tui.prompt.selecthint")),
-		sideA:    map[node.ID]bool{},
 		header:   headerPane{st: st},
 		progress: progressPane{st: st},
-		nodes:    nodesPane{st: st, focused: true},
-		matrix:   matrixPane{st: st},
-		network:  networkPane{st: st},
-		traffic:  newTrafficPane(st),
-		timeline: timelinePane{st: st},
-		alerts:   alertsPane{st: st},
-		story:    storyPane{st: st},
-		topo:     topoPane{st: st},
-		hist:     historyPane{st: st},
 		w:        80, h: 24,
 		clock: time.Now,
 	}
@@ -233,7 +217,21 @@ func New(c Controller, opts Options) *Model {
 		m.hs.replay, m.hs.file = true, opts.File
 	}
 	m.keys.localize(st.Lang, m.seek != nil)
+	m.b = &board{st: st, keys: &m.keys, replay: m.seek != nil}
+	m.place, m.matrix, m.timeline = newPlacePane(m.b), newMatrixPane(m.b), newTimelinePane(m.b)
+	m.network, m.traffic, m.alerts, m.story = newNetworkPane(m.b), newTrafficPane(m.b), newAlertsPane(m.b), newStoryPane(m.b)
+	m.panes = [nFocusable]pane{paneNodes: m.place, paneMatrix: m.matrix, paneTimeline: m.timeline,
+		paneNetwork: m.network, paneTraffic: m.traffic, paneAlerts: m.alerts, paneStory: m.story}
+	m.setFocus(paneNodes)
 	m.refresh()
+	if m.snap != nil {
+		// the past before the dashboard opened is not news: no banner for an
+		// end that came before it, no pause at a story line already passed
+		m.seenRow = lastRowSeq(m.snap)
+		if k := len(m.snap.Markers); k > 0 {
+			m.lastMarker = m.snap.Markers[k-1].Seq
+		}
+	}
 	// heartbeats are the lesson of a failure detector and noise elsewhere
 	m.hideHeartbeats(m.snap != nil && m.snap.Info.Family != "detector")
 	return m
@@ -268,8 +266,8 @@ func (m *Model) tick() tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-// refresh pulls the latest snapshot and the controller's settings, and notes leader
-// changes for the timeline.
+// refresh pulls the latest snapshot and the controller's settings, and notices
+// what the banner and the story pause need: an alert's end, a new story line.
 func (m *Model) refresh() {
 	if s := m.c.Snapshot(); s != nil {
 		m.snap = s
@@ -306,66 +304,79 @@ func (m *Model) refresh() {
 	if m.snap == nil {
 		return
 	}
-	m.hist.observe(m.snap)
+	m.place.hist.observe(m.snap)
 	m.latch.observe(m.snap, m.clock())
-	if c := m.snap.LastCleared.Seq; c != m.cleared {
-		m.cleared, m.clearedUntil = c, time.Now().Add(overFor)
+	m.b.snap, m.b.shown = m.snap, m.latch.apply(m.snap)
+	if m.b.sel >= len(m.snap.Nodes) {
+		m.b.sel = max(0, len(m.snap.Nodes)-1)
 	}
-	if m.sel >= len(m.snap.Nodes) {
-		m.sel = max(0, len(m.snap.Nodes)-1)
-	}
-	// a replay went back: forget what was noticed after this point, and take the
-	// leaders and critical sections as they are now without marking them
+	// a replay went back: what was scrolled to may be gone, and what the banner
+	// and the story said is in the future
 	rewound := m.seek != nil && m.snap.Seq < m.lastSeq
 	m.lastSeq = m.snap.Seq
 	if rewound {
-		m.marks = slices.DeleteFunc(m.marks, func(k mark) bool { return k.Seq > m.snap.Seq })
-		m.timeline.anchor, m.traffic.anchor = 0, 0
+		m.timeline.scroll, m.traffic.scroll = anchorScroll{}, anchorScroll{}
+		m.seenRow, m.endedUntil = lastRowSeq(m.snap), time.Time{}
+	} else {
+		m.noticeEnds()
 	}
-	if m.snap.Info.Family != "mutex" {
-		ls := m.snap.Leaders()
-		key := idList(ls)
-		if key != m.leaders {
-			if !rewound && (m.leaders != "" || len(ls) > 0) {
-				switch len(ls) {
-				case 0:
-					m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Text: m.st.T("tui.mark.noleader")})
-				default:
-					for _, id := range ls {
-						if !strings.Contains(","+m.leaders+",", ","+id.String()+",") {
-							m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Node: id, Text: m.st.T("tui.mark.leader") + " " + id.String()})
-						}
-					}
-				}
-			}
-			m.leaders = key
-		}
-	}
-	if m.snap.Info.Family == "mutex" {
-		if m.inCS == nil {
-			m.inCS = map[node.ID]bool{}
-		}
-		for _, n := range m.snap.Nodes {
-			held := n.Up && n.Status.CS == node.CSHeld
-			if held != m.inCS[n.ID] {
-				text := m.st.T("tui.mark.enters")
-				if !held {
-					text = m.st.T("tui.mark.leaves")
-				}
-				if !rewound {
-					m.addMark(mark{Seq: m.snap.Seq, T: m.snap.T, Node: n.ID, Text: text, Glyph: '◆'})
-				}
-				m.inCS[n.ID] = held
-			}
-		}
-	}
+	m.noticeStory(rewound)
 	m.relayout()
 }
 
-func (m *Model) addMark(k mark) {
-	m.marks = append(m.marks, k)
-	if len(m.marks) > maxMarks {
-		m.marks = slices.Clone(m.marks[len(m.marks)-maxMarks:])
+// lastRowSeq is the Seq of the snapshot's newest timeline row.
+func lastRowSeq(s *trace.Snapshot) uint64 {
+	if n := s.Rows.Len(); n > 0 {
+		return s.Rows.At(n - 1).Seq
+	}
+	return 0
+}
+
+// noticeEnds looks at the timeline rows since the last refresh for alerts that
+// ended, and has the banner announce the most severe of them for overFor: every
+// end is shown, even when several end between two frames.
+func (m *Model) noticeEnds() {
+	s := m.snap
+	var best *trace.Row
+	for i := s.Rows.Len() - 1; i >= 0; i-- {
+		r := s.Rows.At(i)
+		if r.Seq <= m.seenRow {
+			break
+		}
+		if r.Ev == trace.AlertCleared && r.Ext != nil && (best == nil || rank(r.Ext.Kind) < rank(best.Ext.Kind)) {
+			best = r
+		}
+	}
+	m.seenRow = max(m.seenRow, lastRowSeq(s))
+	if best == nil {
+		return
+	}
+	a := trace.AlertView{Event: trace.Event{Seq: best.Ext.Ref, Kind: best.Ext.Kind, T: -1}, Cleared: best.T, How: best.Ext.Text}
+	for i := range s.Alerts {
+		if s.Alerts[i].Seq == best.Ext.Ref {
+			a.T, a.Text = s.Alerts[i].T, s.Alerts[i].Text
+		}
+	}
+	m.ended, m.endedUntil = a, time.Now().Add(overFor)
+}
+
+// noticeStory pauses a live run or a replay at a new story line when P asked for
+// it, for a teacher to talk over.
+func (m *Model) noticeStory(rewound bool) {
+	k := len(m.snap.Markers)
+	if k == 0 {
+		return
+	}
+	last := m.snap.Markers[k-1].Seq
+	if last == m.lastMarker {
+		return
+	}
+	fresh := last > m.lastMarker && !rewound
+	m.lastMarker = last
+	if fresh && m.storyPause && !m.hs.paused {
+		m.c.SetPaused(true)
+		m.hs.paused = true
+		m.say("⏸ "+m.st.T("tui.say.storypaused"), false)
 	}
 }
 
@@ -387,34 +398,41 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.relayout()
 			m.dirty = true
 		}
-		if !m.clearedUntil.IsZero() && time.Now().After(m.clearedUntil) {
-			m.clearedUntil, m.dirty = time.Time{}, true
+		if !m.endedUntil.IsZero() && time.Now().After(m.endedUntil) {
+			m.endedUntil, m.dirty = time.Time{}, true
 		}
 		if m.latch.expire(m.clock()) {
+			m.b.shown = m.latch.apply(m.snap)
 			m.dirty = true
 		}
 		return m, m.tick()
-	}
-	if msg, ok := msg.(tea.MouseMotionMsg); ok {
+	case tea.MouseMotionMsg:
 		// the pointer moves often: a frame only when the node under it changes
 		if m.hoverAt(msg.Mouse()) {
 			m.dirty = true
 		}
 		return m, nil
-	}
-	m.dirty = true
-	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		lay, typing := m.lay, m.prompt() != nil
 		cmd := m.key(msg)
 		m.relayout()
+		if typing && m.prompt() != nil && m.lay == lay {
+			// a key typed into a prompt changes its line alone: the panes are
+			// not drawn again, so that a paste of thousands of keys is cheap
+			m.bottomDirty = true
+		} else {
+			m.dirty = true
+		}
 		return m, cmd
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		m.dirty = true
 		m.hoverAt(msg.(tea.MouseMsg).Mouse()) // the pointer is where it clicked
 		cmd := m.mouse(msg.(tea.MouseMsg))
 		m.relayout()
 		return m, cmd
 	}
-	// cursor blinks and the like go to the input in use
+	// cursor blinks, pastes and the like go to the input in use
+	m.dirty = true
 	var cmd tea.Cmd
 	if p := m.prompt(); p != nil {
 		cmd = p.update(msg)
@@ -424,245 +442,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// prompt is the prompt line open, or nil.
-func (m *Model) prompt() *promptLine {
-	switch m.mode {
-	case modeCommand:
-		return &m.cmd
-	case modeJump:
-		return &m.jump
-	case modeSelect:
-		return &m.pick
-	}
-	return nil
-}
-
-// key handles one key press.
+// key handles one key press: ctrl+c quits at once; else the mode open (a prompt,
+// a question, the help) has it, then the focused pane, then the root's actions.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	if key.Matches(msg, k.Interrupt) {
+	if key.Matches(msg, m.keys.Interrupt) {
 		return tea.Quit
 	}
-	switch m.mode {
-	case modeConfirm:
-		switch msg.String() {
-		case "y", "Y", "q", "enter":
-			return tea.Quit
-		case "n", "N", "esc":
-			m.mode = modeNormal
-		}
-		return nil
-	case modeCommand:
-		return m.promptKey(msg, m.command)
-	case modeJump:
-		return m.promptKey(msg, m.jumpTo)
-	case modeSelect:
-		return m.promptKey(msg, m.pickID)
-	case modeFilter:
-		done, cmd := m.traffic.filterKey(msg)
-		if done {
-			m.mode = modeNormal
-		}
+	if ok, cmd := m.modeKey(msg); ok {
 		return cmd
-	case modePartition:
-		switch msg.String() {
-		case "space":
-			if n, ok := m.selected(); ok {
-				m.sideA[n.ID] = !m.sideA[n.ID]
-				if !m.sideA[n.ID] {
-					delete(m.sideA, n.ID)
-				}
-			}
-			return nil
-		case "enter":
-			m.applyPartition()
-			return nil
-		case "esc":
-			m.mode = modeNormal
-			m.sideA = map[node.ID]bool{}
-			m.say(m.st.T("tui.say.partcancel"), false)
-			return nil
-		}
-		if key.Matches(msg, k.Select, k.Move, k.Help) {
-			break // selection and help work in partition mode
-		}
-		return nil
 	}
-	if p := m.focused(); p != nil {
-		if ok, cmd := p.Key(msg, keyCtx{keys: &m.keys, snap: m.snap, marks: m.marks}); ok {
-			return cmd
-		}
+	if ok, cmd := m.panes[m.focus].Update(msg); ok {
+		return cmd
 	}
-	switch {
-	case key.Matches(msg, k.Select):
-		id := int(msg.String()[0] - '0')
-		if id == 0 {
-			id = 10
-		}
-		m.selectID(id)
-	case key.Matches(msg, k.SelectID):
-		m.mode = modeSelect
-		return m.pick.open()
-	case key.Matches(msg, k.Move):
-		m.sel = m.nodes.move(m.sel, msg.String())
-	case key.Matches(msg, k.Crash):
-		m.onSelected("crash %s")
-	case key.Matches(msg, k.Revive):
-		m.onSelected("recover %s")
-	case key.Matches(msg, k.Slow):
-		if n, ok := m.selected(); ok {
-			if n.Slow > 1 {
-				m.do("slow " + n.ID.String() + " 1")
-			} else {
-				m.do("slow " + n.ID.String() + " 10")
-			}
-		}
-	case key.Matches(msg, k.Isolate):
-		m.onSelected("isolate %s")
-	case key.Matches(msg, k.Partition):
-		m.mode = modePartition
-		m.sideA = map[node.ID]bool{}
-	case key.Matches(msg, k.Heal):
-		m.do("heal")
-	case key.Matches(msg, k.GST):
-		m.do("gst")
-	case key.Matches(msg, k.Election):
-		if m.snap != nil && m.snap.Info.Family == "mutex" {
-			m.say("✗ "+m.st.Lang.F("tui.say.noelection", m.snap.Info.Algorithm), true)
-			break
-		}
-		m.onSelected("request %s election")
-	case key.Matches(msg, k.CS):
-		if m.snap != nil && m.snap.Info.Family != "mutex" {
-			m.say("✗ "+m.st.Lang.F("tui.say.nocs", m.snap.Info.Algorithm), true)
-			break
-		}
-		m.onSelected("request %s cs")
-	case key.Matches(msg, k.Pause):
-		play := m.c.Paused()
-		if play && m.seek != nil && m.rs.atEnd() {
-			m.seek.SeekTime(0) // play a finished replay again from the start
-		}
-		m.c.SetPaused(!play)
-		m.refresh()
-	case key.Matches(msg, k.Events):
-		m.c.SetPaused(true)
-		m.seek.StepEvents(direction(msg.String() == "right"))
-		m.refresh()
-	case key.Matches(msg, k.Seconds):
-		_, now := m.seek.Pos()
-		m.seek.SeekTime(max(0, now+int64(direction(msg.String() == "]"))*1_000_000))
-		m.refresh()
-	case key.Matches(msg, k.Marks):
-		next := msg.String() == "n"
-		if m.seek.NextMark(direction(next)) {
-			m.refresh()
-			m.say("◆ "+m.st.T("tui.say.markat")+" "+fmtT(m.snap.T), false)
-		} else if next {
-			m.say(m.st.T("tui.say.nolater"), false)
-		} else {
-			m.say(m.st.T("tui.say.noearlier"), false)
-		}
-	case key.Matches(msg, k.Jump):
-		m.mode = modeJump
-		m.jump.in.Placeholder = "12.5s · 3s · 1500ms (" + m.st.T("tui.prompt.endis") + " " + fmtT(m.rs.end) + ")"
-		return m.jump.open()
-	case key.Matches(msg, k.Step):
-		if !m.c.Paused() {
-			m.c.SetPaused(true)
-			m.say(m.st.T("tui.say.paused"), false)
-		} else {
-			m.c.Step()
-		}
-		m.refresh()
-	case key.Matches(msg, k.Faster):
-		m.c.SetSpeed(faster(m.c.Speed()))
-		m.refresh()
-		m.say(m.st.T("tui.say.speed")+" "+speedText(m.hs.speed), false)
-	case key.Matches(msg, k.Slower):
-		m.c.SetSpeed(slower(m.c.Speed()))
-		m.refresh()
-		m.say(m.st.T("tui.say.speed")+" "+speedText(m.hs.speed), false)
-	case key.Matches(msg, k.Command):
-		m.mode = modeCommand
-		return m.cmd.open()
-	case key.Matches(msg, k.Heartbeat):
-		m.hideHeartbeats(!m.timeline.hideHB)
-		if m.timeline.hideHB {
-			m.say("heartbeats hidden (H shows them)", false)
-		} else {
-			m.say("heartbeats shown (H hides them)", false)
-		}
-	case key.Matches(msg, k.Filter):
-		m.mode = modeFilter
-		return m.traffic.openFilter()
-	case key.Matches(msg, k.Focus):
-		m.nextFocus()
-	case key.Matches(msg, k.Record):
-		name, err := m.c.ToggleRecording()
-		m.refresh()
-		switch {
-		case err != nil:
-			m.say("✗ "+m.st.T("tui.say.recording")+" "+name+": "+err.Error(), true)
-		case m.hs.writing:
-			m.say("✓ "+m.st.Lang.F("tui.say.backfill", name), false)
-		case m.hs.rec != "":
-			m.say("✓ "+m.st.T("tui.say.recordingto")+" "+name, false)
-		default:
-			m.say(m.st.T("tui.say.saved")+" "+name, false)
-		}
-	case key.Matches(msg, k.Marker):
-		m.markers++
-		t := ""
-		if m.snap != nil {
-			t = " at " + fmtT(m.snap.T)
-		}
-		m.do("marker " + strconv.Quote("mark "+strconv.Itoa(m.markers)+t))
-	case key.Matches(msg, k.Topology):
-		m.view = m.view.toggle(viewTopology)
-	case key.Matches(msg, k.History):
-		m.view = m.view.toggle(viewHistory)
-	case key.Matches(msg, k.Help):
-		// the help opens on its first page, turns to the next, closes after the last
-		switch {
-		case !m.help.ShowAll:
-			m.help.ShowAll, m.helpPage = true, 0
-		case m.helpPage+1 < len(m.helpPages()):
-			m.helpPage++
-		default:
-			m.help.ShowAll = false
-		}
-	case key.Matches(msg, k.Quit) && m.hs.writing:
-		// q cancels the recording being written; the next q quits. If the past
-		// was written meanwhile (the header had not yet said so), the recording
-		// it became is stopped and saved instead.
-		name, err := m.c.ToggleRecording()
-		m.refresh()
-		if err != nil {
-			m.say("✗ "+m.st.T("tui.say.recording")+" "+err.Error()+"; "+m.st.T("tui.say.qagain"), true)
-		} else {
-			m.say(m.st.T("tui.say.saved")+" "+name+"; "+m.st.T("tui.say.qagain"), false)
-		}
-	case key.Matches(msg, k.Quit):
-		if m.c.Recording() != "" {
-			m.mode = modeConfirm
-			return nil
-		}
-		return tea.Quit
-	}
-	return nil
-}
-
-// focused is the focused pane if it owns keys of its own (the timeline and the
-// feed scroll), or nil.
-func (m *Model) focused() keyer {
-	switch m.focus {
-	case paneTimeline:
-		return &m.timeline
-	case paneTraffic:
-		return m.traffic
-	}
-	return nil
+	_, cmd := m.act(msg)
+	return cmd
 }
 
 // shown reports whether pane p is on screen in the current layout.
@@ -681,10 +474,11 @@ func (m *Model) shown(p paneID) bool {
 	return !l.compact
 }
 
-// nextFocus moves the focus to the next pane on screen, in reading order.
-func (m *Model) nextFocus() {
-	for i := paneID(1); i <= nFocusable; i++ {
-		if p := (m.focus + i) % nFocusable; m.shown(p) {
+// moveFocus moves the focus by d panes on screen (1 next, -1 back), in reading
+// order, round.
+func (m *Model) moveFocus(d int) {
+	for i := 1; i <= int(nFocusable); i++ {
+		if p := paneID((int(m.focus) + d*i + 2*int(nFocusable)) % int(nFocusable)); m.shown(p) {
 			m.setFocus(p)
 			return
 		}
@@ -694,26 +488,17 @@ func (m *Model) nextFocus() {
 // setFocus focuses pane p: its border is coloured and its title marked ▸.
 func (m *Model) setFocus(p paneID) {
 	m.focus = p
-	m.nodes.focused = p == paneNodes
-	m.matrix.focused = p == paneMatrix
-	m.timeline.focused = p == paneTimeline
-	m.network.focused = p == paneNetwork
-	m.traffic.focused = p == paneTraffic
-	m.alerts.focused = p == paneAlerts
-	m.story.focused = p == paneStory
-}
-
-// promptKey passes a key to the open prompt; the mode ends when the prompt closes.
-func (m *Model) promptKey(msg tea.KeyPressMsg, submit func(string) error) tea.Cmd {
-	done, cmd := m.prompt().key(msg, submit)
-	if done {
-		m.mode = modeNormal
+	for i, q := range m.panes {
+		q.setFocused(paneID(i) == p)
 	}
-	return cmd
 }
 
-// command applies a line of the `:` command line.
+// command applies a line of the `:` command line; a request the algorithm cannot
+// take is refused as its key refuses it.
 func (m *Model) command(line string) error {
+	if why := m.refusal(line); why != "" {
+		return errors.New(why)
+	}
 	if err := act(m.c, line); err != nil {
 		return err
 	}
@@ -734,36 +519,6 @@ func (m *Model) jumpTo(line string) error {
 	return nil
 }
 
-// direction is 1 for forward and -1 for back.
-func direction(forward bool) int {
-	if forward {
-		return 1
-	}
-	return -1
-}
-
-// applyPartition splits the network into side A and the rest.
-func (m *Model) applyPartition() {
-	if m.snap == nil {
-		return
-	}
-	var a, b []string
-	for _, n := range m.snap.Nodes {
-		if m.sideA[n.ID] {
-			a = append(a, n.ID.String())
-		} else {
-			b = append(b, n.ID.String())
-		}
-	}
-	if len(a) == 0 || len(b) == 0 {
-		m.say(m.st.T("tui.say.partempty"), true)
-		return
-	}
-	m.mode = modeNormal
-	m.sideA = map[node.ID]bool{}
-	m.do("partition " + strings.Join(a, ",") + " | " + strings.Join(b, ","))
-}
-
 // selectID selects the node with id, if there is one.
 func (m *Model) selectID(id int) bool {
 	if m.snap == nil {
@@ -771,7 +526,7 @@ func (m *Model) selectID(id int) bool {
 	}
 	for i, n := range m.snap.Nodes {
 		if int(n.ID) == id {
-			m.sel = i
+			m.b.sel = i
 			return true
 		}
 	}
@@ -815,21 +570,12 @@ func slower(x float64) float64 {
 	return speeds[0]
 }
 
-func (m *Model) selected() (trace.NodeView, bool) {
-	if m.snap == nil || m.sel >= len(m.snap.Nodes) {
-		return trace.NodeView{}, false
-	}
-	return m.snap.Nodes[m.sel], true
-}
-
-func (m *Model) onSelected(format string) {
-	if n, ok := m.selected(); ok {
-		m.do(fmt.Sprintf(format, n.ID))
-	}
-}
-
 // do applies an action through the controller and says how it went.
 func (m *Model) do(cmd string) {
+	if why := m.refusal(cmd); why != "" {
+		m.say("✗ "+why, true)
+		return
+	}
 	if err := act(m.c, cmd); err != nil {
 		m.say(cmd+": "+err.Error(), true)
 		return
@@ -857,46 +603,26 @@ type layout struct {
 	storyH            int
 }
 
-// bottomLines are the status line (if any) and the help.
+// bottomLines are the mode's line or the status line (if any), and the key bar.
 func (m *Model) bottomLines() []string {
 	var out []string
-	switch m.mode {
-	case modeCommand, modeJump, modeSelect:
-		out = append(out, m.prompt().View(m.st))
-	case modePartition:
-		var a []string
-		if m.snap != nil {
-			for _, n := range m.snap.Nodes {
-				if m.sideA[n.ID] {
-					a = append(a, n.ID.String())
-				}
-			}
+	if line, _ := m.modeLine(); line != "" {
+		out = append(out, line)
+	} else if m.flash != "" {
+		s := m.st.Flash
+		if m.flashBad {
+			s = m.st.Error
 		}
-		side := "{" + strings.Join(a, ",") + "}"
-		out = append(out, m.st.Prompt.Render(m.st.T("tui.part.partition"))+" "+m.st.T("tui.part.sidea")+" "+m.st.SideA.Render(side)+
-			m.st.Muted.Render(" · ")+m.st.Key.Render("space")+" "+m.st.T("tui.part.toggle")+
-			m.st.Muted.Render(" · ")+m.st.Key.Render("enter")+" "+m.st.T("tui.part.apply")+
-			m.st.Muted.Render(" · ")+m.st.Key.Render("esc")+" "+m.st.T("tui.part.cancel"))
-	case modeConfirm:
-		out = append(out, m.st.Recording.Render(m.st.Lang.F("tui.quit.inprogress", m.hs.rec))+
-			" — "+m.st.T("tui.quit.save")+" "+m.st.Key.Render("y")+"/"+m.st.Key.Render("n"))
-	default:
-		if m.flash != "" {
-			s := m.st.Flash
-			if m.flashBad {
-				s = m.st.Error
-			}
-			out = append(out, s.Render(m.flash))
-		}
+		out = append(out, s.Render(m.flash))
 	}
-	out = append(out, m.keyBar()...)
-	return out
+	return append(out, m.keyBar()...)
 }
 
 // keyBar is the help: the full table after `?`, else one line that always ends
-// with `? help • q quit`, however narrow the terminal, dropping other keys first.
+// with `? help • q quit` (or a mode's own keys), however narrow the terminal,
+// dropping other keys first.
 func (m *Model) keyBar() []string {
-	k := barKey{m.w, m.h, m.focus, m.help.ShowAll, m.helpPage}
+	k := barKey{m.w, m.h, m.focus, m.help.ShowAll, m.helpPage, m.mode, m.hs.paused, m.place.view}
 	if m.bar.lines == nil || m.bar.key != k {
 		m.bar.key, m.bar.lines = k, m.makeKeyBar()
 	}
@@ -910,21 +636,29 @@ type barKey struct {
 	focus    paneID
 	all      bool
 	helpPage int
+	mode     mode
+	paused   bool
+	view     nodesView
 }
 
 func (m *Model) makeKeyBar() []string {
-	hk := m.helpKeys()
 	if m.help.ShowAll {
 		pages := m.helpPages()
 		return pages[min(m.helpPage, len(pages)-1)]
 	}
-	keys := hk.ShortHelp()
-	tail := []key.Binding{hk.k.Help, hk.k.Quit}
-	keys = slices.DeleteFunc(keys, func(b key.Binding) bool {
-		return slices.ContainsFunc(tail, func(t key.Binding) bool { return t.Help() == b.Help() })
-	})
-	end := m.help.ShortHelpView(tail)
-	sep := m.help.Styles.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
+	if _, keys := m.modeLine(); keys != nil {
+		return []string{m.shortView(keys, nil)}
+	}
+	return []string{m.shortView(m.shortKeys(), []key.Binding{m.keys.Help, m.keys.Quit})}
+}
+
+// shortView is keys on one line, as many as fit before tail, which always shows.
+func (m *Model) shortView(keys, tail []key.Binding) string {
+	end, sep := "", ""
+	if len(tail) > 0 {
+		end = m.help.ShortHelpView(tail)
+		sep = m.help.Styles.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
+	}
 	room := m.w - ansi.StringWidth(end) - ansi.StringWidth(sep)
 	h := m.help
 	h.SetWidth(max(room, 1))
@@ -936,10 +670,56 @@ func (m *Model) makeKeyBar() []string {
 		keys = keys[:len(keys)-1]
 		head = h.ShortHelpView(keys)
 	}
-	if head == "" || room < 4 || ansi.StringWidth(head) > room {
-		return []string{end}
+	switch {
+	case head == "" || room < 4 || ansi.StringWidth(head) > room:
+		return end
+	case end == "":
+		return head
 	}
-	return []string{head + sep + end}
+	return head + sep + end
+}
+
+// shortKeys are the keys the bar shows now: the focused pane's own first, then
+// the root's for the state it is in (paused: resume and step; a replay: seeking).
+func (m *Model) shortKeys() []key.Binding {
+	k := &m.keys
+	var out []key.Binding
+	if m.focus != paneNodes {
+		out = append(out, m.panes[m.focus].ShortHelp()...)
+	}
+	switch {
+	case m.seek != nil:
+		out = append(out, k.Pause, k.Events, k.Seconds, k.Marks, k.Jump, k.Start, k.Finish)
+	case m.hs.paused:
+		out = append(out, withDesc(k.Pause, m.st.T("tui.key.resume")), k.Step, k.Select, k.Crash, k.Revive, k.Command, k.Focus)
+	case m.focus != paneNodes:
+		out = append(out, k.Focus, k.Crash, k.Pause, k.Command)
+	default:
+		out = append(out, k.Select, k.Crash, k.Revive, k.Partition, k.Heal, k.Pause, k.Command, k.Focus)
+	}
+	return out
+}
+
+// fullKeys are the columns of the full help: the dashboard's own keys, the focused
+// pane's (the scrolling keys of every pane that scrolls, and for the nodes the
+// arrows), then the root's other groups.
+func (m *Model) fullKeys() [][]key.Binding {
+	var cols [][]key.Binding
+	for _, g := range m.actionGroups() {
+		var col []key.Binding
+		for _, a := range g {
+			col = append(col, *a.key)
+		}
+		cols = append(cols, col)
+	}
+	var own []key.Binding
+	for _, g := range m.panes[m.focus].FullHelp() {
+		own = append(own, g...)
+	}
+	if m.focus == paneNodes || m.focus == paneMatrix {
+		own = append(own, m.timeline.keys.full()...)
+	}
+	return slices.Concat(cols[:1], [][]key.Binding{own}, cols[1:])
 }
 
 // helpPages is the full help (`?`): the keys, the glyphs and what the mouse does,
@@ -953,9 +733,9 @@ func (m *Model) makeKeyBar() []string {
 func (m *Model) helpPages() [][]string {
 	glyphs, mouse := glyphHelp(m.st, m.w), mouseHelp(m.st, m.w)
 	room := max(m.h-m.topLines()-4, 1)
-	hk := m.helpKeys()
+	full := m.fullKeys()
 	pack := func() (first []string, rest [][]string) {
-		secs := m.keyTables(hk)
+		secs := m.keyTables(full)
 		keys := secs[0]
 		rest = secs[1:]
 		first = keys
@@ -988,7 +768,14 @@ func (m *Model) helpPages() [][]string {
 	}
 	pages = append(pages, cur)
 	n := len(pages) + 1
-	hk.k.Help.SetHelp(hk.k.Help.Help().Key, m.st.Lang.F("tui.help.page", 1, n))
+	// the key table's own ? line says which page this is
+	for _, col := range full {
+		for i := range col {
+			if col[i].Help() == m.keys.Help.Help() {
+				col[i].SetHelp(col[i].Help().Key, m.st.Lang.F("tui.help.page", 1, n))
+			}
+		}
+	}
 	first, _ = pack()
 	for i, p := range pages {
 		turn := "tui.help.next"
@@ -1004,10 +791,9 @@ func (m *Model) helpPages() [][]string {
 // keyTables is the full table of keys cut, by its columns, into tables that each
 // fit the width: the first goes on the help's first page, the others on the pages
 // after it.
-func (m *Model) keyTables(hk helpKeys) [][]string {
+func (m *Model) keyTables(groups [][]key.Binding) [][]string {
 	wide := m.help
 	wide.SetWidth(0) // measured whole: bubbles would cut the columns past the width
-	groups := hk.FullHelp()
 	var out [][]string
 	for start := 0; start < len(groups); {
 		k := start + 1
@@ -1029,11 +815,6 @@ func (m *Model) keyTables(hk helpKeys) [][]string {
 	return out
 }
 
-// helpKeys is the keys that help shows now.
-func (m *Model) helpKeys() helpKeys {
-	return helpKeys{k: m.keys, focus: m.focus, replay: m.seek != nil}
-}
-
 func (m *Model) relayout() {
 	if m.snap == nil {
 		return
@@ -1052,23 +833,21 @@ func (m *Model) relayout() {
 		p.setWidth(w)
 	}
 	n := len(m.snap.Nodes)
-	m.nodes.setCount(n)
+	m.place.nodes.setCount(n)
 	bottom := len(m.bottomLines())
 	l.bodyH = h - m.topLines() - bottom
 	if w < 70 || l.bodyH < 16 {
 		l.compact = true
 		l.bodyH = max(l.bodyH, 3)
-		l.nodesH = min(m.view.height(nodesHeight(n, w, max(3, l.bodyH/2)), n, l.bodyH/2), l.bodyH)
+		l.nodesH = min(m.place.view.height(nodesHeight(n, w, max(3, l.bodyH/2)), n, l.bodyH/2), l.bodyH)
 		l.trafficH = l.bodyH - l.nodesH
-		m.nodes.SetSize(w, l.nodesH)
-		m.topo.SetSize(w, l.nodesH)
-		m.hist.SetSize(w, l.nodesH)
+		m.place.SetSize(w, l.nodesH)
 		m.traffic.SetSize(w, l.trafficH)
 		m.lay = l
 		return
 	}
 	B := l.bodyH
-	l.nodesH = m.view.height(nodesHeight(n, w, max(5, B/2)), n, B/2)
+	l.nodesH = m.place.view.height(nodesHeight(n, w, max(5, B/2)), n, B/2)
 	rest := B - l.nodesH
 	l.rightW = min(max(w*2/5, 34), 64)
 	l.leftW = w - l.rightW
@@ -1089,9 +868,7 @@ func (m *Model) relayout() {
 		avail -= l.storyH
 	}
 	l.trafficH = avail
-	m.nodes.SetSize(w, l.nodesH)
-	m.topo.SetSize(w, l.nodesH)
-	m.hist.SetSize(w, l.nodesH)
+	m.place.SetSize(w, l.nodesH)
 	m.matrix.SetSize(l.leftW, l.matrixH)
 	m.timeline.SetSize(l.leftW, l.timelineH)
 	m.network.SetSize(l.rightW, l.networkH)
@@ -1114,10 +891,14 @@ func (m *Model) topLines() int {
 }
 
 // View renders the latest snapshot; it never calls the controller. It draws only
-// when something changed since the last frame.
+// when something changed since the last frame, and only the bottom lines when a
+// prompt alone changed.
 func (m *Model) View() tea.View {
-	if m.dirty || m.frame == "" {
-		m.frame, m.dirty = m.Render(), false
+	switch {
+	case m.dirty || m.frame == "":
+		m.frame, m.dirty, m.bottomDirty = m.Render(), false, false
+	case m.bottomDirty:
+		m.frame, m.bottomDirty = m.upper+m.bottom(), false
 	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true
@@ -1128,6 +909,7 @@ func (m *Model) View() tea.View {
 
 // Render is the screen as a string (View without the terminal settings).
 func (m *Model) Render() string {
+	m.upper = ""
 	if m.snap == nil {
 		return fit("clusterlab: "+m.st.T("tui.waiting"), m.w)
 	}
@@ -1135,6 +917,7 @@ func (m *Model) Render() string {
 		msg := m.st.Lang.F("tui.toosmall", m.w, m.h)
 		return ansi.Truncate(msg, max(m.w, 1), "…")
 	}
+	m.bodyRenders++
 	s := m.snap
 	lines := make([]string, 0, 4)
 	lines = append(lines, m.header.View(s, m.hs))
@@ -1144,38 +927,42 @@ func (m *Model) Render() string {
 	if m.hs.stopped != "" {
 		// the run is over: why comes before any alert
 		lines = append(lines, m.st.Error.Render(fit(ansi.Truncate(" ✗ "+m.hs.stopped, m.w, "…"), m.w)))
-	} else if b := banner(m.st, s, m.w, time.Now().Before(m.clearedUntil)); b != "" {
+	} else if b := m.bannerLine(); b != "" {
 		lines = append(lines, b)
 	} else {
 		lines = append(lines, storyLine(m.st, s, m.w, m.lay.storyH > 0))
 	}
-	marks := nodeMarks{sel: m.sel, hover: m.hover, partition: m.mode == modePartition, sideA: m.sideA}
-	// the nodes' place draws a critical section for at least csHold of wall time
-	ns := m.latch.apply(s)
 	var body string
 	l := m.lay
 	if l.compact {
-		body = lipgloss.JoinVertical(lipgloss.Left, m.withButtons(m.nodesOrView(ns, marks)), m.traffic.View(s))
+		body = lipgloss.JoinVertical(lipgloss.Left, m.withButtons(m.place.View()), m.traffic.View())
 	} else {
 		left := []string{}
 		if l.matrixH > 0 {
-			left = append(left, m.matrix.View(s, m.sel))
+			left = append(left, m.matrix.View())
 		}
-		left = append(left, m.timeline.View(s, m.marks))
-		right := []string{m.network.View(s), m.traffic.View(s)}
+		left = append(left, m.timeline.View())
+		right := []string{m.network.View(), m.traffic.View()}
 		if l.alertsH > 0 {
-			right = append(right, m.alerts.View(s))
+			right = append(right, m.alerts.View())
 		}
 		if l.storyH > 0 {
-			right = append(right, m.story.View(s))
+			right = append(right, m.story.View())
 		}
-		body = m.withButtons(m.nodesOrView(ns, marks)) + "\n" + beside(strings.Join(left, "\n"), strings.Join(right, "\n"))
+		body = m.withButtons(m.place.View()) + "\n" + beside(strings.Join(left, "\n"), strings.Join(right, "\n"))
 	}
-	out := strings.Join(lines, "\n") + "\n" + body
-	for _, b := range m.bottomLines() {
-		out += "\n" + fit(b, m.w)
+	m.upper = strings.Join(lines, "\n") + "\n" + body
+	return m.upper + m.bottom()
+}
+
+// bottom is the lines under the panes, each led by its newline.
+func (m *Model) bottom() string {
+	var b strings.Builder
+	for _, l := range m.bottomLines() {
+		b.WriteString("\n")
+		b.WriteString(fit(l, m.w))
 	}
-	return out
+	return b.String()
 }
 
 // beside puts two columns of panes side by side. Both are exactly as tall, and
@@ -1198,16 +985,4 @@ func beside(left, right string) string {
 		b.WriteString(r[i])
 	}
 	return b.String()
-}
-
-// nodesOrView is the pane in the nodes pane's place: the cards, the topology or the
-// history strip.
-func (m *Model) nodesOrView(s *trace.Snapshot, marks nodeMarks) string {
-	switch m.view {
-	case viewTopology:
-		return m.topo.View(s, m.sel, m.nodes.focused)
-	case viewHistory:
-		return m.hist.View(s, m.sel, m.nodes.focused)
-	}
-	return m.nodes.View(s, marks)
 }

@@ -6,7 +6,12 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
 )
+
+// wheeler is a pane the wheel scrolls: k rows back (negative: forward).
+type wheeler interface{ wheel(k int) }
 
 // The mouse (issue 12). Every click is hit-tested against the layout the dashboard
 // already computes (the panes' boxes from m.lay, and where the last frame drew the
@@ -130,10 +135,10 @@ func (p *topoPane) nodeAt(x, y, sel int, ids []string) (int, bool) {
 
 // rowAt is the timeline row drawn at line y of the pane's box (the border and the
 // header of ids take the first two lines), newest last.
-func (p *timelinePane) rowAt(y int) (tlRow, bool) {
+func (p *timelinePane) rowAt(y int) (*trace.Row, bool) {
 	r := y - 2
 	if r < 0 || r >= len(p.drawn) {
-		return tlRow{}, false
+		return nil, false
 	}
 	return p.drawn[len(p.drawn)-1-r], true
 }
@@ -151,13 +156,13 @@ type button struct {
 // them is cut if need be. A replay takes no actions and shows none, and neither
 // does a pane too narrow for them and a few cells of title.
 func (m *Model) buttons() (tail string, bs []button) {
-	if _, ok := m.selected(); !ok || m.seek != nil {
+	if _, ok := m.b.selected(); !ok || m.seek != nil {
 		return "", nil
 	}
 	k := &m.keys
 	bs = []button{{b: &k.Crash}, {b: &k.Revive}, {b: &k.Isolate}, {b: &k.Slow}}
 	bord := m.st.Border
-	if m.nodes.focused {
+	if m.place.focused {
 		bord = m.st.BorderFocused
 	}
 	texts := make([]string, len(bs))
@@ -231,10 +236,11 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 		case tea.MouseWheelDown:
 			k = -3
 		}
-		if p == paneTraffic {
-			m.traffic.scroll(m.snap, k)
+		// the pane under the pointer scrolls, if it does; else the timeline
+		if q, ok := m.panes[p].(wheeler); ok {
+			q.wheel(k)
 		} else {
-			m.timeline.scroll(m.snap, m.marks, k)
+			m.timeline.wheel(k)
 		}
 		return nil
 	}
@@ -255,11 +261,11 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 			}
 			return nil
 		}
-		i, ok := m.nodeAt(x, y)
+		i, ok := m.place.nodeAt(x, y)
 		if !ok {
 			return nil
 		}
-		m.sel = i
+		m.b.sel = i
 		switch {
 		case m.mode == modePartition && ev.Button == tea.MouseLeft:
 			return m.key(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
@@ -268,10 +274,10 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 				return m.key(pressOf(&m.keys.Crash))
 			}
 			return m.key(pressOf(&m.keys.Revive))
-		case m.view == viewHistory && m.seek != nil && ev.Button == tea.MouseLeft && m.mode == modeNormal:
+		case m.place.view == viewHistory && m.seek != nil && ev.Button == tea.MouseLeft && m.mode == modeNormal:
 			// a replay goes to the instant of the column clicked, as to a
 			// timeline row's
-			if t, ok := m.hist.timeAt(x); ok {
+			if t, ok := m.place.hist.timeAt(x); ok {
 				m.seekTo(t)
 			}
 		}
@@ -283,56 +289,31 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 	return nil
 }
 
-// hoverAt follows the pointer over the nodes pane's cards and dots; it reports
-// whether the node under it changed.
+// hoverAt follows the pointer over the nodes pane's cards and dots and the
+// topology's circle; it reports whether the node under it changed.
 func (m *Model) hoverAt(ev tea.Mouse) bool {
 	h := 0
-	if p, r, ok := m.paneAt(ev.X, ev.Y); ok && p == paneNodes && m.view == viewNodes && m.snap != nil {
-		if i, ok := m.nodes.cardAt(ev.X-r.x, ev.Y-r.y); ok {
+	if p, r, ok := m.paneAt(ev.X, ev.Y); ok && p == paneNodes && m.snap != nil && m.place.view != viewHistory {
+		if i, ok := m.place.nodeAt(ev.X-r.x, ev.Y-r.y); ok {
 			h = i + 1
 		}
 	}
-	changed := h != m.hover
-	m.hover = h
+	changed := h != m.b.hover
+	m.b.hover = h
 	return changed
-}
-
-// nodeAt is the node drawn at (x, y) of the box in the nodes' place: a card, or a
-// node on the topology's circle or a line of the table beside it, or a node's line
-// of the history strip.
-func (m *Model) nodeAt(x, y int) (int, bool) {
-	switch m.view {
-	case viewHistory:
-		return m.hist.nodeAt(x, y)
-	case viewNodes:
-		return m.nodes.cardAt(x, y)
-	case viewTopology:
-		ids := make([]string, len(m.snap.Nodes))
-		for i, n := range m.snap.Nodes {
-			ids[i] = n.ID.String()
-		}
-		return m.topo.nodeAt(x, y, m.sel, ids)
-	}
-	return 0, false
 }
 
 // pauseAt pauses with the timeline ending at row: a live run stops where it is and
 // the timeline scrolls back to the row; a replay goes back to the row's instant.
-func (m *Model) pauseAt(row tlRow) {
-	var t int64
-	if row.e != nil {
-		t = row.e.T
-	} else {
-		t = row.m.T
-	}
+func (m *Model) pauseAt(row *trace.Row) {
 	if m.seek != nil {
-		m.seekTo(t)
+		m.seekTo(row.T)
 		return
 	}
 	m.c.SetPaused(true)
 	m.refresh()
-	m.timeline.anchor = row.seq()
-	m.say("⏸ "+m.st.T("tui.hdr.paused")+" "+fmtT(t)+" ("+m.keys.Follow.Help().Key+" "+m.keys.Follow.Help().Desc+")", false)
+	m.timeline.scroll.anchor = rowKey(row)
+	m.say("⏸ "+m.st.T("tui.hdr.paused")+" "+fmtT(row.T)+" ("+m.keys.Follow.Help().Key+" "+m.keys.Follow.Help().Desc+")", false)
 }
 
 // seekTo pauses a replay at virtual time t (µs) and says so.

@@ -85,19 +85,19 @@ func TestMouseHit(t *testing.T) {
 					t.Fatalf("%s is not on screen:\n%s", n.ID, s)
 				}
 				click(m, x, y, tea.MouseLeft)
-				if m.sel != i {
-					t.Fatalf("a click on %s's card at (%d,%d) selected %s", n.ID, x, y, m.snap.Nodes[m.sel].ID)
+				if m.b.sel != i {
+					t.Fatalf("a click on %s's card at (%d,%d) selected %s", n.ID, x, y, m.snap.Nodes[m.b.sel].ID)
 				}
 				if m.focus != paneNodes {
 					t.Fatalf("a click on a card left the focus on %v", m.focus)
 				}
 			}
 			// the pane's borders and the space right of the last card select nothing
-			m.sel = 0
+			m.b.sel = 0
 			for _, c := range [][2]int{{0, nodesTop + 1}, {w - 1, nodesTop + 1}, {w - 2, nodesTop + 1}, {5, nodesTop}} {
 				click(m, c[0], c[1], tea.MouseLeft)
-				if m.sel != 0 {
-					t.Fatalf("a click at (%d,%d), on no card, selected %s", c[0], c[1], m.snap.Nodes[m.sel].ID)
+				if m.b.sel != 0 {
+					t.Fatalf("a click at (%d,%d), on no card, selected %s", c[0], c[1], m.snap.Nodes[m.b.sel].ID)
 				}
 			}
 			// the buttons act on the selected node as their keys do
@@ -116,8 +116,8 @@ func TestMouseHit(t *testing.T) {
 			x, y, _ = find(s, " n2 ", nodesTop+1)
 			click(m, x+1, y, tea.MouseRight)
 			click(m, x+1, y, tea.MouseRight)
-			if got := calls()[1:]; !slices.Equal(got, []string{"crash n2", "recover n2"}) || m.sel != 1 {
-				t.Fatalf("two right clicks on n2: calls %q, selected %s", got, m.snap.Nodes[m.sel].ID)
+			if got := calls()[1:]; !slices.Equal(got, []string{"crash n2", "recover n2"}) || m.b.sel != 1 {
+				t.Fatalf("two right clicks on n2: calls %q, selected %s", got, m.snap.Nodes[m.b.sel].ID)
 			}
 			// the timeline: a click on a row pauses with that row the newest shown
 			s = plain(m.Render())
@@ -126,8 +126,8 @@ func TestMouseHit(t *testing.T) {
 			line := []rune(strings.Split(s, "\n")[y])
 			when := strings.Fields(string(line[tl.x+1 : tl.x+12]))[0]
 			click(m, tl.x+20, y, tea.MouseLeft)
-			if !f.Paused() || m.timeline.anchor == 0 || m.focus != paneTimeline {
-				t.Fatalf("a click on the timeline's row at %s: paused %v, anchor %d, focus %v", when, f.Paused(), m.timeline.anchor, m.focus)
+			if !f.Paused() || m.timeline.scroll.anchor == 0 || m.focus != paneTimeline {
+				t.Fatalf("a click on the timeline's row at %s: paused %v, anchor %d, focus %v", when, f.Paused(), m.timeline.scroll.anchor, m.focus)
 			}
 			s = plain(m.Render())
 			// the newest row drawn (older history may not fill the pane)
@@ -141,21 +141,21 @@ func TestMouseHit(t *testing.T) {
 				t.Fatalf("after a click on the row at %s the last row is %q:\n%s", when, last, s)
 			}
 			// the wheel scrolls the timeline, or the feed under the pointer
-			at := m.timeline.anchor
+			at := m.timeline.scroll.anchor
 			m.Update(tea.MouseWheelMsg{X: tl.x + 5, Y: tl.y + 3, Button: tea.MouseWheelDown})
-			if m.timeline.anchor <= at && m.timeline.anchor != 0 {
-				t.Fatalf("the wheel down left the timeline at %d (was %d)", m.timeline.anchor, at)
+			if m.timeline.scroll.anchor <= at && m.timeline.scroll.anchor != 0 {
+				t.Fatalf("the wheel down left the timeline at %d (was %d)", m.timeline.scroll.anchor, at)
 			}
 			for range 20 {
 				m.Update(tea.MouseWheelMsg{X: tl.x + 5, Y: tl.y + 3, Button: tea.MouseWheelDown})
 			}
-			if m.timeline.anchor != 0 {
-				t.Fatalf("the wheel did not bring the timeline back to the present (anchor %d)", m.timeline.anchor)
+			if m.timeline.scroll.anchor != 0 {
+				t.Fatalf("the wheel did not bring the timeline back to the present (anchor %d)", m.timeline.scroll.anchor)
 			}
 			tr := m.boxes()[paneTraffic]
 			m.Update(tea.MouseWheelMsg{X: tr.x + 2, Y: tr.y + tr.h - 2, Button: tea.MouseWheelUp})
-			if m.traffic.anchor == 0 || m.timeline.anchor != 0 {
-				t.Fatalf("the wheel over the feed: feed anchor %d, timeline anchor %d", m.traffic.anchor, m.timeline.anchor)
+			if m.traffic.scroll.anchor == 0 || m.timeline.scroll.anchor != 0 {
+				t.Fatalf("the wheel over the feed: feed anchor %d, timeline anchor %d", m.traffic.scroll.anchor, m.timeline.scroll.anchor)
 			}
 			// the topology: a click on a node's label selects it
 			m.Update(keyMsg("v"))
@@ -168,8 +168,8 @@ func TestMouseHit(t *testing.T) {
 				}
 				labelled++
 				click(m, x, y, tea.MouseLeft)
-				if m.sel != i {
-					t.Fatalf("a click on %s in the topology at (%d,%d) selected %s:\n%s", n.ID, x, y, m.snap.Nodes[m.sel].ID, s)
+				if m.b.sel != i {
+					t.Fatalf("a click on %s in the topology at (%d,%d) selected %s:\n%s", n.ID, x, y, m.snap.Nodes[m.b.sel].ID, s)
 				}
 			}
 			if labelled < len(m.snap.Nodes)/2 {
@@ -220,7 +220,7 @@ func TestMouseTableAndStrip(t *testing.T) {
 			for i, n := range m.snap.Nodes {
 				s := plain(m.Render())
 				// the table's line: "n3 ● follower …", right of the circle
-				x, y, ok := 1+m.topo.drawn.tableX, 0, false
+				x, y, ok := 1+m.place.topo.drawn.tableX, 0, false
 				for l, line := range strings.Split(s, "\n") {
 					if r := []rune(line); l > top && len(r) > x && strings.HasPrefix(string(r[x:]), n.ID.String()+" ") {
 						y, ok = l, true
@@ -231,26 +231,26 @@ func TestMouseTableAndStrip(t *testing.T) {
 					t.Fatalf("%s has no line in the table:\n%s", n.ID, s)
 				}
 				click(m, x+6, y, tea.MouseLeft)
-				if m.sel != i {
-					t.Fatalf("a click on %s's line of the table at (%d,%d) selected %s:\n%s", n.ID, x+6, y, m.snap.Nodes[m.sel].ID, s)
+				if m.b.sel != i {
+					t.Fatalf("a click on %s's line of the table at (%d,%d) selected %s:\n%s", n.ID, x+6, y, m.snap.Nodes[m.b.sel].ID, s)
 				}
 			}
 			// below the table's lines nothing is selected
-			m.sel = 0
+			m.b.sel = 0
 			tb := m.boxes()[paneNodes]
 			click(m, tb.w-3, tb.y+tb.h-2, tea.MouseLeft)
-			if m.sel != 0 {
-				t.Fatalf("a click under the table selected %s", m.snap.Nodes[m.sel].ID)
+			if m.b.sel != 0 {
+				t.Fatalf("a click under the table selected %s", m.snap.Nodes[m.b.sel].ID)
 			}
 			// a right click on n2's line crashes it
 			s := plain(m.Render())
 			y := tb.y + 1 + 1 // n2 is the table's second line
-			if line := []rune(strings.Split(s, "\n")[y]); !strings.Contains(string(line[m.topo.drawn.tableX:]), "n2 ") {
+			if line := []rune(strings.Split(s, "\n")[y]); !strings.Contains(string(line[m.place.topo.drawn.tableX:]), "n2 ") {
 				t.Fatalf("line %d is not n2's: %q", y, string(line))
 			}
 			click(m, tb.w-4, y, tea.MouseRight)
-			if got := f.Calls()[base:]; !slices.Equal(got, []string{"crash n2"}) || m.sel != 1 {
-				t.Fatalf("a right click on n2's line: calls %q, selected %s", got, m.snap.Nodes[m.sel].ID)
+			if got := f.Calls()[base:]; !slices.Equal(got, []string{"crash n2"}) || m.b.sel != 1 {
+				t.Fatalf("a right click on n2's line: calls %q, selected %s", got, m.snap.Nodes[m.b.sel].ID)
 			}
 			// the history strip: a click on a node's line selects it, and a live
 			// session does not move or pause
@@ -262,8 +262,8 @@ func TestMouseTableAndStrip(t *testing.T) {
 					t.Fatalf("%s has no line in the strip:\n%s", n.ID, s)
 				}
 				click(m, w/2, y, tea.MouseLeft)
-				if m.sel != i {
-					t.Fatalf("a click on %s's line of the strip at (%d,%d) selected %s:\n%s", n.ID, w/2, y, m.snap.Nodes[m.sel].ID, s)
+				if m.b.sel != i {
+					t.Fatalf("a click on %s's line of the strip at (%d,%d) selected %s:\n%s", n.ID, w/2, y, m.snap.Nodes[m.b.sel].ID, s)
 				}
 			}
 			if f.Paused() || len(f.Calls()) != base+1 {
@@ -286,21 +286,21 @@ func TestMouseStripSeeks(t *testing.T) {
 			m.Update(keyMsg("V"))
 			plain(m.Render())
 			now := m.snap.T
-			hd := m.hist.drawn
+			hd := m.place.hist.drawn
 			b := m.boxes()[paneNodes]
 			right := b.x + 1 + hd.idW + 1 + hd.sw - 1 // the strip's last column
 			col := 10                                 // columns from the right
 			click(m, right-col, b.y+1+2, tea.MouseLeft)
 			want := now - int64(col)*historyWindow/int64(hd.sw)
 			calls := r.Calls()
-			if len(calls) != 1 || calls[0] != "seek "+fmtT(want) || !r.Paused() || m.sel != 2 {
+			if len(calls) != 1 || calls[0] != "seek "+fmtT(want) || !r.Paused() || m.b.sel != 2 {
 				t.Fatalf("a click %d columns left of now (%s) on n3's line: calls %q, paused %v, selected %s; want seek %s, paused, n3",
-					col, fmtT(now), calls, r.Paused(), m.snap.Nodes[m.sel].ID, fmtT(want))
+					col, fmtT(now), calls, r.Paused(), m.snap.Nodes[m.b.sel].ID, fmtT(want))
 			}
 			// the id column selects without moving
 			click(m, b.x+1, b.y+1+1, tea.MouseLeft)
-			if len(r.Calls()) != 1 || m.sel != 1 {
-				t.Fatalf("a click on n2's id: calls %q, selected %s", r.Calls(), m.snap.Nodes[m.sel].ID)
+			if len(r.Calls()) != 1 || m.b.sel != 1 {
+				t.Fatalf("a click on n2's id: calls %q, selected %s", r.Calls(), m.snap.Nodes[m.b.sel].ID)
 			}
 		})
 	}

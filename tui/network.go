@@ -5,24 +5,62 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
-// networkPane shows the network's knobs and faults.
+// networkPane shows the network's knobs and faults. Focused, it scrolls: a
+// thousand nodes down fill more lines than it has.
 type networkPane struct {
-	st      *Styles
+	b       *board
 	w, h    int
 	focused bool
+	keys    scrollKeys
+	scroll  lineScroll
 }
 
-func (p *networkPane) SetSize(w, h int) { p.w, p.h = w, h }
+func newNetworkPane(b *board) *networkPane { return &networkPane{b: b, keys: newScrollKeys(b.keys)} }
+
+func (p *networkPane) SetSize(w, h int)          { p.w, p.h = w, h }
+func (p *networkPane) setFocused(f bool)         { p.focused = f }
+func (p *networkPane) ShortHelp() []key.Binding  { return p.keys.short() }
+func (p *networkPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.full()} }
+
+// Update scrolls the pane's lines.
+func (p *networkPane) Update(msg tea.Msg) (bool, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || p.b.snap == nil {
+		return false, nil
+	}
+	mv, ok := p.keys.move(k, p.h)
+	if ok {
+		p.scroll.apply(mv, len(p.lines(p.b.snap)), p.h-2)
+	}
+	return ok, nil
+}
 
 // networkHeight is the box height the pane wants.
 const networkHeight = 8
 
 // View renders the pane.
-func (p *networkPane) View(s *trace.Snapshot) string {
-	st := p.st
+func (p *networkPane) View() string {
+	st := p.b.st
+	lines := p.lines(p.b.snap)
+	title := st.T("tui.title.network")
+	from, to := p.scroll.window(len(lines), p.h-2)
+	if from > 0 || to < len(lines) {
+		title += " · " + st.Lang.F("tui.lines", from+1, to, len(lines))
+	}
+	return box(st, title, lines[from:to], p.w, p.h, p.focused)
+}
+
+// lines are the pane's lines, all of them: the knobs, the groups, each fault (a
+// line of them, wrapped) and what is in flight or dropped.
+func (p *networkPane) lines(s *trace.Snapshot) []string {
+	st := p.b.st
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 	lines := []string{
 		st.Muted.Render(st.T("tui.net.latency")+" ") + s.Latency,
@@ -64,7 +102,21 @@ func (p *networkPane) View(s *trace.Snapshot) string {
 		}
 	}
 	if len(faults) > 0 {
-		lines = append(lines, st.Muted.Render(st.T("tui.net.faults")+" ")+strings.Join(faults, " "))
+		// wrapped, so that a scroll shows them all
+		line, w := st.Muted.Render(st.T("tui.net.faults")+" "), ansi.StringWidth(st.T("tui.net.faults")+" ")
+		for i, f := range faults {
+			fw := ansi.StringWidth(f)
+			if i > 0 && w+1+fw > p.w-2 {
+				lines = append(lines, line)
+				line, w = "  ", 2
+			} else if i > 0 {
+				line += " "
+				w++
+			}
+			line += f
+			w += fw
+		}
+		lines = append(lines, line)
 	} else {
 		lines = append(lines, st.Muted.Render(st.T("tui.net.faults")+" ")+st.T("tui.net.none"))
 	}
@@ -83,5 +135,5 @@ func (p *networkPane) View(s *trace.Snapshot) string {
 		l += st.Muted.Render("  "+st.T("tui.net.dropped")+" ") + st.Bad.Render(strings.Join(drops, " "))
 	}
 	lines = append(lines, l)
-	return box(st, st.T("tui.title.network"), lines, p.w, p.h, p.focused)
+	return lines
 }

@@ -189,9 +189,9 @@ type nodeMarks struct {
 	sideA     map[node.ID]bool
 }
 
-// View renders the pane, with the legend of what its cards show in its bottom
+// draw renders the pane, with the legend of what its cards show in its bottom
 // border.
-func (p *nodesPane) View(s *trace.Snapshot, m nodeMarks) string {
+func (p *nodesPane) draw(s *trace.Snapshot, m nodeMarks) string {
 	title := p.st.T("tui.title.nodes") + " (" + strconv.Itoa(len(s.Nodes)) + ")"
 	// the node under the pointer, if not the one selected, else the selected one:
 	// where dots stand for nodes, pointing at one is how to read its id

@@ -23,7 +23,7 @@ func Renderer() func(s *trace.Snapshot, w, h int) string {
 // (the controller's snapshot) before each frame.
 func frames(c Controller, shown **trace.Snapshot, view nodesView) func(s *trace.Snapshot, w, h int) string {
 	m := New(c, Options{})
-	m.view = view
+	m.place.view = view
 	return func(s *trace.Snapshot, w, h int) string {
 		*shown = s
 		if w != m.w || h != m.h {

@@ -358,30 +358,40 @@ func TestParseJump(t *testing.T) {
 	}
 }
 
-// TestReplayRewindForgetsMarks: leader changes noticed while playing belong to their
-// moment; seeking back before them takes them off the timeline.
+// TestReplayRewindForgetsMarks: the timeline's rows belong to their moment: seeking
+// back before them takes them off the timeline, and seeking on brings them back,
+// stamped with their own time (issue 23: leader rows stamped with the seek time).
 func TestReplayRewindForgetsMarks(t *testing.T) {
 	r := newFakeReplay(scenario(5, "bully", "election"))
 	m := replaySized(r, 160, 48)
+	leaders := func() []int64 {
+		var out []int64
+		for _, row := range m.timeline.rows(m.snap) {
+			if row.Kind == trace.RowLeader {
+				out = append(out, row.T)
+			}
+		}
+		return out
+	}
 	for !strings.HasPrefix(m.flash, "no later") {
 		press(m, "n")
 		if len(r.Calls()) > 100 {
 			t.Fatal("n never ran out of marks")
 		}
 	}
-	if len(m.marks) == 0 {
-		t.Fatal("no leader marks noticed on the way")
+	all := leaders()
+	if len(all) == 0 {
+		t.Fatal("no leader rows at the end")
 	}
 	press(m, "g", "1", "s", "enter")
-	for _, k := range m.marks {
-		if k.T > 1_000_000 {
-			t.Fatalf("mark %q at %s kept after seeking back to 1s", k.Text, fmtT(k.T))
+	for _, at := range leaders() {
+		if at > 1_000_000 {
+			t.Fatalf("a leader row at %s kept after seeking back to 1s", fmtT(at))
 		}
 	}
-	// playing on notices them again
-	press(m, "n", "n", "n")
-	if !slices.ContainsFunc(m.marks, func(k mark) bool { return k.T > 1_000_000 }) {
-		t.Fatalf("no marks after seeking forward again: %v", m.marks)
+	press(m, "end")
+	if got := leaders(); !slices.Equal(got, all) {
+		t.Fatalf("leader rows at %v after seeking to the end again, want %v", got, all)
 	}
 }
 
@@ -464,7 +474,7 @@ func TestFlowReplayKeys(t *testing.T) {
 	f.keys("?")
 	f.waitFor("the replay help", func(s string) bool {
 		lines := strings.Split(s, "\n")
-		help := strings.Join(lines[max(0, len(lines)-6):], "\n")
+		help := strings.Join(lines[max(0, len(lines)-8):], "\n")
 		return strings.Contains(help, "play/pause") && strings.Contains(help, "jump to") && strings.Contains(help, "←/→") &&
 			strings.Contains(help, "↑↓") && !strings.Contains(help, "crash") && !strings.Contains(help, "GST now") &&
 			!strings.Contains(help, "record") && !strings.Contains(help, "command")
@@ -473,6 +483,9 @@ func TestFlowReplayKeys(t *testing.T) {
 	if got := r.Calls(); !slices.Equal(got, want) {
 		t.Fatalf("calls %q, want %q", got, want)
 	}
+	// q closes the help; q again quits
+	f.keys("q")
+	f.waitFor("the help closed", func(s string) bool { return !strings.Contains(s, "help 1/") && strings.Contains(s, "? help") })
 	f.keys("q")
 	f.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
@@ -12,25 +14,55 @@ import (
 const storyFresh = 10_000_000
 
 // storyPane narrates: the scenario's description, then each marker as its moment
-// passes.
+// passes. Focused, it scrolls back through the markers.
 type storyPane struct {
-	st      *Styles
+	b       *board
 	w, h    int
 	focused bool
+	keys    scrollKeys
+	scroll  lineScroll
 }
 
-func (p *storyPane) SetSize(w, h int) { p.w, p.h = w, h }
+func newStoryPane(b *board) *storyPane {
+	return &storyPane{b: b, keys: newScrollKeys(b.keys), scroll: lineScroll{fromEnd: true}}
+}
 
-// View renders the pane; the newest markers win when space is short.
-func (p *storyPane) View(s *trace.Snapshot) string {
-	st := p.st
-	iw, ih := p.w-2, p.h-2
+func (p *storyPane) SetSize(w, h int)          { p.w, p.h = w, h }
+func (p *storyPane) setFocused(f bool)         { p.focused = f }
+func (p *storyPane) ShortHelp() []key.Binding  { return p.keys.short() }
+func (p *storyPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.full()} }
+
+// Update scrolls the markers.
+func (p *storyPane) Update(msg tea.Msg) (bool, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || p.b.snap == nil {
+		return false, nil
+	}
+	mv, ok := p.keys.move(k, p.h)
+	if ok {
+		p.scroll.apply(mv, len(p.markLines(p.b.snap)), p.h-2)
+	}
+	return ok, nil
+}
+
+// markLines are the markers so far, wrapped.
+func (p *storyPane) markLines(s *trace.Snapshot) []string {
+	st := p.b.st
 	var marks []string
 	for _, m := range s.Markers {
-		for _, l := range strings.Split(ansi.Wrap("▸ "+fmtT(m.T)+" "+st.Lang.Marker(m.Text), max(iw, 1), ""), "\n") {
+		for _, l := range strings.Split(ansi.Wrap("▸ "+fmtT(m.T)+" "+st.Lang.Marker(m.Text), max(p.w-2, 1), ""), "\n") {
 			marks = append(marks, st.Marker.Render(l))
 		}
 	}
+	return marks
+}
+
+// View renders the pane; the newest markers win when space is short.
+func (p *storyPane) View() string {
+	s := p.b.snap
+	st := p.b.st
+	iw, ih := p.w-2, p.h-2
+	marks := p.markLines(s)
 	var desc []string
 	if d := oneLine(st.Lang.Preset(s.Info.Name, s.Info.Description)); d != "" && iw > 0 {
 		for _, l := range strings.Split(ansi.Wrap(d, iw, ""), "\n") {
@@ -38,7 +70,8 @@ func (p *storyPane) View(s *trace.Snapshot) string {
 		}
 	}
 	if len(marks) > ih {
-		marks = marks[len(marks)-ih:]
+		from, to := p.scroll.window(len(marks), ih)
+		marks = marks[from:to]
 	}
 	room := ih - len(marks)
 	if len(desc) > room {

@@ -4,109 +4,95 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
 
-// mark is something the dashboard noticed between snapshots that the trace's recent
-// events do not carry, such as a change of leader (status events are not kept in
-// Snapshot.Recent). Seq is the snapshot's Seq when it was noticed.
-type mark struct {
-	Seq  uint64
-	T    int64
-	Node node.ID // the node concerned (a new leader…), or None for a whole-row mark
-	Text string
-	// Glyph marks the node's lifeline; ★ if zero.
-	Glyph rune
-}
-
-// maxMarks bounds the marks the dashboard keeps.
-const maxMarks = 256
-
-// timelinePane is a live sequence diagram: one lifeline per node (as many as fit),
-// an arrow per message, ✗ for drops, and marks for crashes, recoveries, partitions,
-// GST and leader changes. It follows time unless scrolled back.
+// timelinePane is a live sequence diagram: one lifeline per node (as many as fit,
+// around the selected node), an arrow per message, ✗ for drops, and rows for
+// crashes, revivals, partitions, GST, alerts and leader changes. Its rows are the
+// snapshot's (trace.Row: the fold keeps the latest, heartbeats apart), so a replay
+// draws the same rows as the live run did, each stamped with its own time and
+// drawn with the lanes of its own time. It follows time unless scrolled back.
 type timelinePane struct {
-	st      *Styles
+	b       *board
 	w, h    int
 	focused bool
 	hideHB  bool
-	anchor  uint64 // Seq of the newest row shown when scrolled back; 0 follows
+	keys    scrollKeys
+	scroll  anchorScroll
 	// drawn is the rows of the last frame, newest first, for the mouse
-	drawn []tlRow
+	drawn []*trace.Row
+	// groupPens are the partition groups' pens, made as they are needed
+	groupPens []pen
 }
 
-func (p *timelinePane) SetSize(w, h int) { p.w, p.h = w, h }
-
-// tlRow is one row of the diagram: an event from the trace or a mark.
-type tlRow struct {
-	e *trace.Event
-	m *mark
+func newTimelinePane(b *board) *timelinePane {
+	return &timelinePane{b: b, keys: newScrollKeys(b.keys)}
 }
 
-func (r tlRow) seq() uint64 {
-	if r.e != nil {
-		return r.e.Seq
+func (p *timelinePane) SetSize(w, h int)         { p.w, p.h = w, h }
+func (p *timelinePane) setFocused(f bool)        { p.focused = f }
+func (p *timelinePane) ShortHelp() []key.Binding { return p.keys.short() }
+func (p *timelinePane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{p.keys.full()}
+}
+
+// Update scrolls the timeline back and forward, to its oldest row kept, and back
+// to following time.
+func (p *timelinePane) Update(msg tea.Msg) (bool, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || p.b.snap == nil {
+		return false, nil
 	}
-	return r.m.Seq
+	mv, ok := p.keys.move(k, p.h)
+	if !ok {
+		return false, nil
+	}
+	p.scrollBy(mv)
+	return true, nil
 }
 
-func (p *timelinePane) shown(e *trace.Event) bool {
-	switch e.Ev {
-	case trace.Deliver:
-		if e.Local || e.From == e.To {
-			return false
+// scrollBy moves the rows shown.
+func (p *timelinePane) scrollBy(mv scrollMove) {
+	rows := p.rows(p.b.snap)
+	keys := make([]uint64, len(rows))
+	for i, r := range rows {
+		keys[i] = rowKey(r)
+	}
+	p.scroll.apply(mv, keys)
+}
+
+// rowKey orders rows: a derived row comes after the event that made it.
+func rowKey(r *trace.Row) uint64 { return r.Seq<<3 | uint64(r.Kind) }
+
+// rows is the snapshot's rows, with the heartbeats' merged in when they are shown,
+// oldest first.
+func (p *timelinePane) rows(s *trace.Snapshot) []*trace.Row {
+	n, hb := s.Rows.Len(), 0
+	if !p.hideHB {
+		hb = s.Beats.Len()
+	}
+	out := make([]*trace.Row, 0, n+hb)
+	i, j := 0, 0
+	for i < n || j < hb {
+		if j >= hb || i < n && s.Rows.At(i).Seq < s.Beats.At(j).Seq {
+			out = append(out, s.Rows.At(i))
+			i++
+		} else {
+			out = append(out, s.Beats.At(j))
+			j++
 		}
-		return !(p.hideHB && e.Msg != nil && isHeartbeat(e.Msg.Type))
-	case trace.Drop:
-		return !(p.hideHB && e.Msg != nil && isHeartbeat(e.Msg.Type))
-	case trace.Crash, trace.Recover, trace.Partition, trace.Isolate, trace.Cut, trace.Heal,
-		trace.GST, trace.Marker, trace.Alert, trace.Request, trace.Detect:
-		return true
-	case trace.Knob:
-		return true
-	}
-	return false
-}
-
-// rows merges the recent events and the marks in order.
-func (p *timelinePane) rows(s *trace.Snapshot, marks []mark) []tlRow {
-	out := make([]tlRow, 0, len(s.Recent)+len(marks))
-	mi := 0
-	var first uint64
-	if len(s.Recent) > 0 {
-		first = s.Recent[0].Seq
-	}
-	for mi < len(marks) && marks[mi].Seq < first {
-		mi++ // older than the oldest event kept
-	}
-	for i := range s.Recent {
-		e := &s.Recent[i]
-		for mi < len(marks) && marks[mi].Seq < e.Seq {
-			out = append(out, tlRow{m: &marks[mi]})
-			mi++
-		}
-		if p.shown(e) {
-			out = append(out, tlRow{e: e})
-		}
-	}
-	for ; mi < len(marks); mi++ {
-		out = append(out, tlRow{m: &marks[mi]})
 	}
 	return out
 }
 
-func (p *timelinePane) scroll(s *trace.Snapshot, marks []mark, k int) {
-	rows := p.rows(s, marks)
-	seqs := make([]uint64, len(rows))
-	for i, r := range rows {
-		seqs[i] = r.seq()
-	}
-	p.anchor = scrollAnchor(seqs, p.anchor, k)
-}
-
-// cell classes, rendered with one style each
+// cell classes, rendered with one style each; a partition group's lane is
+// clGroup + its group
 const (
 	clBlank uint8 = iota
 	clLane
@@ -116,6 +102,8 @@ const (
 	clText
 	clLead
 	clDown
+	clMuted
+	clGroup
 )
 
 type tlCanvas struct {
@@ -139,41 +127,63 @@ func (cv *tlCanvas) text(x int, s string, c uint8) {
 	}
 }
 
-// View renders the pane.
-func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
-	st := p.st
-	p.drawn = nil
-	iw, ih := p.w-2, p.h-2
-	// the time column widens as time grows, so the lanes never shift
-	timeW := max(9, len(fmtT(s.T))+1)
-	aw := iw - timeW
-	title := st.T("tui.title.timeline")
-	if p.anchor != 0 {
-		title += " · " + st.T("tui.scrolled")
-	} else if p.hideHB {
-		title += " · " + st.T("tui.hbhidden")
+// note writes s beside cell x: after it if it fits before the edge, else before
+// it, so that a label is never cut at the pane's edge (★ leade).
+func (cv *tlCanvas) note(x int, s string, c uint8) {
+	n := len([]rune(s))
+	if x+2+n <= len(cv.r) || x-1-n < 0 {
+		cv.text(x+2, s, c)
+		return
 	}
-	if aw < 3 || ih < 2 || len(s.Nodes) == 0 {
-		return box(st, title, nil, p.w, p.h, p.focused)
-	}
+	cv.text(x-1-n, s, c)
+}
+
+// lanes is where the lifelines are: the first node shown, their columns by node
+// index, and each one's column width.
+type lanes struct {
+	first, k, colW int
+	col            map[node.ID]int
+}
+
+// laneLayout picks the lifelines for an area aw cells wide: all nodes if they fit,
+// else as many as fit around the selected one.
+func laneLayout(s *trace.Snapshot, sel, aw int) lanes {
 	n := len(s.Nodes)
 	idW := 2
 	for _, nv := range s.Nodes {
 		idW = max(idW, len(nv.ID.String()))
 	}
 	k := min(n, aw/(idW+1))
-	if k == 0 {
+	if k <= 0 {
+		return lanes{}
+	}
+	first := min(max(sel-k/2, 0), n-k)
+	l := lanes{first: first, k: k, colW: min(aw/k, 18), col: make(map[node.ID]int, k)}
+	for i := 0; i < k; i++ {
+		l.col[s.Nodes[first+i].ID] = i*l.colW + l.colW/2
+	}
+	return l
+}
+
+// View renders the pane.
+func (p *timelinePane) View() string {
+	s := p.b.snap
+	st := p.b.st
+	p.drawn = nil
+	iw, ih := p.w-2, p.h-2
+	// the time column widens as time grows, so the lanes never shift
+	timeW := max(9, len(fmtT(s.T))+1)
+	aw := iw - timeW
+	title := st.T("tui.title.timeline")
+	if aw < 3 || ih < 2 || len(s.Nodes) == 0 {
 		return box(st, title, nil, p.w, p.h, p.focused)
 	}
-	colW := min(aw/k, 18)
-	col := make(map[node.ID]int, k)
-	down := make([]bool, k)
-	for i := 0; i < k; i++ {
-		col[s.Nodes[i].ID] = i*colW + colW/2
-		down[i] = !s.Nodes[i].Up
+	ln := laneLayout(s, p.b.sel, aw)
+	if ln.k == 0 {
+		return box(st, title, nil, p.w, p.h, p.focused)
 	}
 	pn := st.pens()
-	styles := [...]pen{
+	styles := []pen{
 		clBlank: {},
 		clLane:  pn.lane,
 		clArrow: pn.arrow,
@@ -182,199 +192,233 @@ func (p *timelinePane) View(s *trace.Snapshot, marks []mark) string {
 		clText:  pn.marker,
 		clLead:  pn.lead,
 		clDown:  pn.down,
+		clMuted: pn.muted,
 	}
+	rows := p.rows(s)
+	end := p.scroll.end(func(i int) uint64 { return rowKey(rows[i]) }, len(rows))
+	room := ih - 1
+	picked := rows[max(end-room, 0):end]
+	for i := len(picked) - 1; i >= 0; i-- {
+		p.drawn = append(p.drawn, picked[i])
+	}
+	// the groups the rows drawn have, for their lanes' colours
+	for _, r := range picked {
+		for _, l := range r.Lanes {
+			for len(p.groupPens) <= l.Group {
+				p.groupPens = append(p.groupPens, penOf(st.Group(len(p.groupPens))))
+			}
+		}
+	}
+	styles = append(styles, p.groupPens...)
 	render := func(cv *tlCanvas) string {
 		var b strings.Builder
 		start := 0
 		for i := 1; i <= len(cv.r); i++ {
 			if i == len(cv.r) || cv.c[i] != cv.c[start] {
-				seg := string(cv.r[start:i])
-				if cv.c[start] == clBlank {
-					b.WriteString(seg)
-				} else {
-					b.WriteString(styles[cv.c[start]].paint(seg))
-				}
+				b.WriteString(styles[cv.c[start]].paint(string(cv.r[start:i])))
 				start = i
 			}
 		}
 		return b.String()
 	}
-	newCanvas := func() *tlCanvas {
+	blankCanvas := func() *tlCanvas {
 		cv := &tlCanvas{r: make([]rune, aw), c: make([]uint8, aw)}
 		for i := range cv.r {
 			cv.r[i] = ' '
 		}
-		for i := 0; i < k; i++ {
-			if down[i] {
-				cv.set(i*colW+colW/2, '┊', clLane)
-			} else {
-				cv.set(i*colW+colW/2, '│', clLane)
+		return cv
+	}
+	// each row's lifelines as they were then: down ┊, cut off ⋮, a partition
+	// group's in its colour
+	canvas := func(r *trace.Row) *tlCanvas {
+		cv := blankCanvas()
+		for i := 0; i < ln.k; i++ {
+			x := i*ln.colW + ln.colW/2
+			var l trace.Lane
+			if ni := ln.first + i; ni < len(r.Lanes) {
+				l = r.Lanes[ni]
+			}
+			switch {
+			case l.Down:
+				cv.set(x, '┊', clLane)
+			case l.Isolated:
+				cv.set(x, '⋮', clLane)
+			case l.Group > 0:
+				cv.set(x, '│', clGroup+uint8(l.Group))
+			default:
+				cv.set(x, '│', clLane)
 			}
 		}
 		return cv
 	}
-	// header: node ids over their lifelines
-	hdr := &tlCanvas{r: make([]rune, aw), c: make([]uint8, aw)}
-	for i := range hdr.r {
-		hdr.r[i] = ' '
+	// header: node ids over their lifelines, with the partition group of the
+	// newest row drawn (A, B…), so that groups read without colour
+	var newest *trace.Row
+	if len(picked) > 0 {
+		newest = picked[len(picked)-1]
 	}
-	for i := 0; i < k; i++ {
-		id := s.Nodes[i].ID.String()
+	hdr := blankCanvas()
+	for i := 0; i < ln.k; i++ {
+		nv := s.Nodes[ln.first+i]
+		id := nv.ID.String()
 		c := uint8(clText)
-		if down[i] {
+		if !nv.Up {
 			c = clDown
 		}
-		hdr.text(i*colW+colW/2-(len(id)-1)/2, id, c)
-	}
-	lines := []string{pn.muted.paint(pad(st.T("tui.tl.time"), timeW)) + render(hdr)}
-	if k < n {
-		title += " · " + st.Lang.F("tui.tl.kofn", k, n)
-	}
-	rows := p.rows(s, marks)
-	end := len(rows)
-	if p.anchor != 0 {
-		for end > 0 && rows[end-1].seq() > p.anchor {
-			end--
-		}
-	}
-	room := ih - 1
-	// walk back from end, skipping rows about nodes without a lifeline
-	var picked []tlRow
-	for i := end - 1; i >= 0 && len(picked) < room; i-- {
-		if p.fits(rows[i], col) {
-			picked = append(picked, rows[i])
-		}
-	}
-	p.drawn = picked
-	for i := len(picked) - 1; i >= 0; i-- {
-		r := picked[i]
-		cv := newCanvas()
-		t := int64(0)
-		if r.e != nil {
-			t = r.e.T
-			p.draw(cv, r.e, col, s)
-		} else {
-			t = r.m.T
-			if x, ok := col[r.m.Node]; ok && r.m.Node != node.None {
-				g := r.m.Glyph
-				if g == 0 {
-					g = '★'
-				}
-				cv.set(x, g, clLead)
-				cv.text(x+2, r.m.Text, clLead)
-			} else {
-				cv.text(1, "┄ "+r.m.Text+" ┄", clLead)
+		if newest != nil && ln.first+i < len(newest.Lanes) {
+			if g := newest.Lanes[ln.first+i].Group; g > 0 && len(id)+2 < ln.colW {
+				id += ":" + groupLetter(g)
 			}
 		}
-		lines = append(lines, pn.muted.paint(leftPad(fmtT(t), timeW-1)+" ")+render(cv))
+		hdr.text(i*ln.colW+ln.colW/2-(len(nv.ID.String())-1)/2, id, c)
+	}
+	lines := []string{pn.muted.paint(pad(st.T("tui.tl.time"), timeW)) + render(hdr)}
+	for _, r := range picked {
+		cv := canvas(r)
+		p.draw(cv, r, ln, s)
+		lines = append(lines, pn.muted.paint(leftPad(fmtT(r.T), timeW-1)+" ")+render(cv))
+	}
+	switch {
+	case p.scroll.anchor != 0 && len(rows) > 0:
+		title += " · " + st.Lang.F("tui.tl.back", len(rows)-end, len(rows), fmtT(rows[0].T))
+	case p.hideHB:
+		title += " · " + st.T("tui.hbhidden")
+	}
+	if ln.k < len(s.Nodes) {
+		title += " · " + st.Lang.F("tui.tl.lanes", s.Nodes[ln.first].ID.String(), s.Nodes[ln.first+ln.k-1].ID.String(), len(s.Nodes))
 	}
 	return box(st, title, lines, p.w, p.h, p.focused)
 }
 
-// fits reports whether a row can be drawn: events about nodes without a lifeline
-// are left out.
-func (p *timelinePane) fits(r tlRow, col map[node.ID]int) bool {
-	if r.m != nil {
-		return true
+// draw puts row r on the canvas. A row about a node without a lifeline is drawn as
+// text across the lanes, so that a big cluster's timeline is never empty.
+func (p *timelinePane) draw(cv *tlCanvas, r *trace.Row, ln lanes, s *trace.Snapshot) {
+	st := p.b.st
+	switch r.Kind {
+	case trace.RowLeader:
+		p.at(cv, ln, r.Node, '★', st.T("tui.mark.leader")+" "+r.Node.String(), clLead)
+		return
+	case trace.RowNoLeader:
+		cv.text(1, "┄ "+st.T("tui.mark.noleader")+" ┄", clLead)
+		return
+	case trace.RowCSEnter:
+		p.at(cv, ln, r.Node, '◆', st.T("tui.mark.enters"), clLead)
+		return
+	case trace.RowCSLeave:
+		p.at(cv, ln, r.Node, '◇', st.T("tui.mark.leaves"), clEvent)
+		return
 	}
-	e := r.e
-	switch e.Ev {
+	e := r.Ext
+	switch r.Ev {
 	case trace.Deliver, trace.Drop:
-		_, a := col[e.From]
-		_, b := col[e.To]
-		return a && b
-	case trace.Crash, trace.Recover, trace.Isolate, trace.Request:
-		_, ok := col[e.Node]
-		return ok
-	case trace.Knob:
-		if e.Name == "slow" {
-			_, ok := col[e.Node]
-			return ok
-		}
-	}
-	return true
-}
-
-// draw puts event e on the canvas.
-func (p *timelinePane) draw(cv *tlCanvas, e *trace.Event, col map[node.ID]int, s *trace.Snapshot) {
-	switch e.Ev {
-	case trace.Deliver, trace.Drop:
-		a, b := col[e.From], col[e.To]
-		cl := uint8(clArrow)
-		head := '▶'
-		step := 1
-		if b < a {
-			head, step = '◀', -1
-		}
-		if e.Ev == trace.Drop {
-			cl, head = clDrop, '✗'
-		}
-		cv.set(a, '•', cl)
-		for x := a + step; x != b-step && x != b; x += step {
-			cv.set(x, '─', cl)
-		}
-		cv.set(b-step, head, cl)
-		// the type (and why it was dropped) in the middle of the arrow, if it fits
-		label := ""
-		if e.Msg != nil {
-			label = e.Msg.Type
-			if n := e.Msg.Size(); n > 0 {
-				label += "[" + strconv.Itoa(n) + "]" // its size in ids: COLLECT[5]
-			}
-		}
-		if e.Ev == trace.Drop {
-			label += " " + p.st.Lang.Word(e.Reason)
-		}
-		span := abs(b-a) - 3
-		if span >= len(label)+2 && label != "" {
-			lo := min(a, b)
-			x := lo + 1 + (abs(b-a)-1-len(label))/2
-			cv.text(x, label, cl)
-		} else if short := shortLabel(s.Info.Algorithm, e.Msg, s.Types, span-2); span >= 3 && short != "" {
-			lo := min(a, b)
-			cv.text(lo+2, short, cl)
-		}
+		p.message(cv, r, ln, s)
 	case trace.Crash:
-		x := col[e.Node]
-		cv.set(x, '✖', clDown)
-		cv.text(x+2, p.st.T("tui.tl.crash"), clDown)
+		p.at(cv, ln, r.Node, '✖', st.T("tui.tl.crash"), clDown)
 	case trace.Recover:
-		x := col[e.Node]
-		cv.set(x, '↻', clEvent)
-		cv.text(x+2, p.st.T("tui.tl.recover")+" #"+strconv.FormatInt(e.Inc, 10), clEvent)
+		p.at(cv, ln, r.Node, '↻', st.T("tui.tl.recover")+" #"+strconv.FormatInt(e.Inc, 10), clEvent)
 	case trace.Isolate:
-		x := col[e.Node]
-		cv.set(x, '◌', clEvent)
-		cv.text(x+2, p.st.T("tui.node.isolated"), clEvent)
+		p.at(cv, ln, r.Node, '◌', st.T("tui.node.isolated"), clEvent)
 	case trace.Request:
-		x := col[e.Node]
-		cv.set(x, '?', clEvent)
-		cv.text(x+2, e.Name, clEvent)
+		p.at(cv, ln, r.Node, '?', e.Name, clEvent)
 	case trace.Partition:
 		parts := make([]string, len(e.Groups))
 		for i, g := range e.Groups {
-			parts[i] = idList(g)
+			parts[i] = groupLetter(i+1) + "{" + idList(g) + "}"
 		}
-		cv.text(1, "┄ "+p.st.T("tui.part.partition")+" "+strings.Join(parts, " | ")+" ┄", clEvent)
+		cv.text(1, "┄ "+st.T("tui.part.partition")+" "+strings.Join(parts, " | ")+" ┄", clEvent)
 	case trace.Cut:
-		cv.text(1, "┄ "+p.st.T("tui.tl.cut")+" "+e.From.String()+"↛"+e.To.String()+" ┄", clEvent)
+		cv.text(1, "┄ "+st.T("tui.tl.cut")+" "+e.From.String()+"↛"+e.To.String()+" ┄", clEvent)
 	case trace.Heal:
-		cv.text(1, "┄ "+p.st.T("tui.tl.heal")+" ┄", clEvent)
+		cv.text(1, "┄ "+st.T("tui.tl.heal")+" ┄", clEvent)
 	case trace.GST:
-		cv.text(1, "┄ "+p.st.T("tui.tl.gst")+" ┄", clEvent)
+		cv.text(1, "┄ "+st.T("tui.tl.gst")+" ┄", clEvent)
 	case trace.Marker:
-		cv.text(1, "❝ "+p.st.Lang.Marker(e.Text), clText)
+		cv.text(1, "❝ "+st.Lang.Marker(e.Text), clText)
 	case trace.Alert:
-		cv.text(1, "⚠ "+p.st.Lang.AlertKindIn(e.Kind)+": "+p.st.Lang.Text(e.Text), clDrop)
+		cv.text(1, "⚠ "+st.Lang.AlertKindIn(e.Kind)+": "+st.Lang.Text(e.Text), clDrop)
+	case trace.AlertCleared:
+		cv.text(1, "✓ "+st.Lang.AlertKindIn(e.Kind)+" "+st.T("tui.alert.ended")+": "+st.Lang.Text(e.Text), clEvent)
 	case trace.Detect:
-		cv.text(1, "◎ "+p.st.Lang.F("tui.tl.detect", e.Node.String(), e.Value), clEvent)
+		cv.text(1, "◎ "+st.Lang.F("tui.tl.detect", e.Node.String(), e.Value), clEvent)
 	case trace.Knob:
 		if e.Name == "slow" {
-			x := col[e.Node]
-			cv.set(x, '◐', clEvent)
-			cv.text(x+2, p.st.T("tui.node.slow")+"×"+e.Value, clEvent)
+			p.at(cv, ln, r.Node, '◐', st.T("tui.node.slow")+"×"+e.Value, clEvent)
 		} else {
 			cv.text(1, "┄ set "+e.Name+" "+e.Value+" ┄", clEvent)
+		}
+	}
+}
+
+// at draws a node's glyph on its lifeline with a note beside it, or, for a node
+// without a lifeline, the same as text across the lanes.
+func (p *timelinePane) at(cv *tlCanvas, ln lanes, id node.ID, g rune, text string, c uint8) {
+	if x, ok := ln.col[id]; ok {
+		cv.set(x, g, c)
+		cv.note(x, text, c)
+		return
+	}
+	cv.text(1, string(g)+" "+id.String()+" "+text, c)
+}
+
+// message draws a delivery (an arrow) or a drop (an arrow ending in ✗ and why),
+// labelled with the message's type: between its ends when it fits, else beside the
+// arrow; as text when an end has no lifeline.
+func (p *timelinePane) message(cv *tlCanvas, r *trace.Row, ln lanes, s *trace.Snapshot) {
+	st := p.b.st
+	cl := uint8(clArrow)
+	if r.Ev == trace.Drop {
+		cl = clDrop
+	}
+	label := ""
+	msg := r.Message()
+	if msg != nil {
+		label = msg.Type
+		if n := msg.Size(); n > 0 {
+			label += "[" + strconv.Itoa(n) + "]" // its size in ids: COLLECT[5]
+		}
+	}
+	why := ""
+	if r.Ev == trace.Drop {
+		why = " ✗ " + st.Lang.Word(r.Reason)
+	}
+	a, okA := ln.col[r.From]
+	b, okB := ln.col[r.To]
+	if !okA || !okB {
+		fate := " ✓"
+		if why != "" {
+			fate = why
+		}
+		cv.text(1, r.From.String()+"→"+r.To.String()+" "+label+fate, cl)
+		return
+	}
+	head, step := '▶', 1
+	if b < a {
+		head, step = '◀', -1
+	}
+	if r.Ev == trace.Drop {
+		head = '✗'
+	}
+	cv.set(a, '•', cl)
+	for x := a + step; x != b-step && x != b; x += step {
+		cv.set(x, '─', cl)
+	}
+	cv.set(b-step, head, cl)
+	lo, hi := min(a, b), max(a, b)
+	span := hi - lo - 3
+	full := label + why
+	n := len([]rune(full))
+	switch {
+	case full == "":
+	case span >= n+2:
+		cv.text(lo+1+(hi-lo-1-n)/2, full, cl)
+	case hi+2+n <= len(cv.r):
+		// beside the arrow, whole, where it does not fit between its ends
+		cv.text(hi+2, full, cl)
+	case lo-1-n >= 0:
+		cv.text(lo-1-n, full, cl)
+	default:
+		if short := shortLabel(s.Info.Algorithm, msg, s.Types, span-2); short != "" {
+			cv.text(lo+2, short, cl)
 		}
 	}
 }

@@ -40,7 +40,7 @@ func TestTimelineWideTimes(t *testing.T) {
 	f.traffic(3)
 	f.publish()
 	m := sized(f, 100, 30)
-	out := plain(m.timeline.View(m.snap, m.marks))
+	out := plain(m.timeline.View())
 	checkBox(t, out, m.lay.leftW, m.lay.timelineH)
 	if strings.Contains(out, "…") || !strings.Contains(out, "12345.") {
 		t.Fatalf("timeline at 12,345 s:\n%s", out)
@@ -108,7 +108,7 @@ func TestCardFields(t *testing.T) {
 func TestAlertRowKeepsNodes(t *testing.T) {
 	m := sized(scenario(5, "bully", "election"), 160, 48)
 	m.alerts.SetSize(40, 4)
-	out := plain(m.alerts.View(m.snap))
+	out := plain(m.alerts.View())
 	if !strings.Contains(out, "split-brain … [n2 n4]") {
 		t.Fatalf("a narrow alert row:\n%s", out)
 	}
@@ -146,7 +146,7 @@ var upperWord = regexp.MustCompile(`[A-Z_]+`)
 func TestTimelineNoCutTypes(t *testing.T) {
 	for _, w := range []int{80, 100, 120} {
 		m := sized(scenario(5, "bully", "election"), w, 40)
-		out := plain(m.timeline.View(m.snap, m.marks))
+		out := plain(m.timeline.View())
 		for _, word := range upperWord.FindAllString(out, -1) {
 			for _, typ := range []string{"HEARTBEAT", "COORDINATOR", "ELECTION", "ANSWER"} {
 				if len(word) > 4 && len(word) < len(typ) && strings.HasPrefix(typ, word) {

@@ -354,8 +354,8 @@ func cut(s *trace.Snapshot, a, b trace.NodeView) bool {
 	return false
 }
 
-// View renders the pane for snapshot s with node index sel selected.
-func (p *topoPane) View(s *trace.Snapshot, sel int, focused bool) string {
+// draw renders the pane for snapshot s with node index sel selected.
+func (p *topoPane) draw(s *trace.Snapshot, sel int, focused bool) string {
 	iw, ih := p.w-2, p.h-2
 	if iw < 4 || ih < 1 {
 		return box(p.st, p.st.T("tui.title.topology"), nil, p.w, p.h, focused)

@@ -107,7 +107,7 @@ func TestTopologyInFlight(t *testing.T) {
 	p := &topoPane{st: DefaultStyles()}
 	p.SetSize(60, 12)
 	glyphAt := func() (int, int) {
-		for y, l := range strings.Split(plain(p.View(f.st.Snapshot(), -1, false)), "\n") {
+		for y, l := range strings.Split(plain(p.draw(f.st.Snapshot(), -1, false)), "\n") {
 			if x := strings.Index(l, "•"); x >= 0 && !strings.Contains(l, "ELECTION") {
 				return len([]rune(l[:x])), y
 			}
@@ -120,7 +120,7 @@ func TestTopologyInFlight(t *testing.T) {
 		f.emit(trace.Event{Ev: trace.TimerEv, Node: 1, Name: "tick"})
 		x, y := glyphAt()
 		if x < 0 {
-			t.Fatalf("at t=%d no glyph in flight:\n%s", f.t, plain(p.View(f.st.Snapshot(), -1, false)))
+			t.Fatalf("at t=%d no glyph in flight:\n%s", f.t, plain(p.draw(f.st.Snapshot(), -1, false)))
 		}
 		path = append(path, [2]int{x, y})
 	}
@@ -130,7 +130,7 @@ func TestTopologyInFlight(t *testing.T) {
 	msg := node.Message{Type: "ELECTION", ID: 1}
 	f.emit(trace.Event{Ev: trace.Deliver, From: 1, To: 2, MID: mid, Msg: &msg})
 	if x, _ := glyphAt(); x >= 0 {
-		t.Errorf("a delivered message is still drawn:\n%s", plain(p.View(f.st.Snapshot(), -1, false)))
+		t.Errorf("a delivered message is still drawn:\n%s", plain(p.draw(f.st.Snapshot(), -1, false)))
 	}
 }
 
@@ -179,8 +179,8 @@ func benchPane(b *testing.B, n int, key string, view func(m *Model) string) {
 	}
 }
 
-func topoView(m *Model) string { return m.topo.View(m.snap, m.sel, false) }
-func histView(m *Model) string { return m.hist.View(m.snap, m.sel, false) }
+func topoView(m *Model) string { return m.place.topo.draw(m.snap, m.b.sel, false) }
+func histView(m *Model) string { return m.place.hist.draw(m.snap, m.b.sel, false) }
 
 func BenchmarkTopology64(b *testing.B)   { benchPane(b, 64, "v", topoView) }
 func BenchmarkTopology1000(b *testing.B) { benchPane(b, 1000, "v", topoView) }
@@ -212,7 +212,7 @@ func TestTopologyGoldenGraphs(t *testing.T) {
 				s.Info.Topology, s.Info.Edges = c.topo, c.edges
 				p := &topoPane{st: DefaultStyles()}
 				p.SetSize(size[0], size[1])
-				out := p.View(s, 0, false)
+				out := p.draw(s, 0, false)
 				checkBox(t, out, size[0], size[1])
 				golden.RequireEqual(t, plain(out))
 			})
@@ -236,7 +236,7 @@ func TestTopologyEveryNodeInside(t *testing.T) {
 				}
 				p := &topoPane{st: DefaultStyles()}
 				p.SetSize(w, h)
-				out := plain(p.View(s, -1, false))
+				out := plain(p.draw(s, -1, false))
 				if k := strings.Count(out, "●") + strings.Count(out, "★"); k != 10 {
 					t.Errorf("%s at %d×%d: %d nodes drawn, want 10:\n%s", topo, w, h, k, out)
 				}
@@ -257,7 +257,7 @@ func TestTopologyCrowded(t *testing.T) {
 	}
 	p := &topoPane{st: DefaultStyles()}
 	p.SetSize(56, 24) // no table beside the circle
-	out := plain(p.View(m.snap, 499, false))
+	out := plain(p.draw(m.snap, 499, false))
 	if !strings.Contains(out, "share cells") {
 		t.Errorf("the title does not say that nodes share cells:\n%s", out)
 	}
@@ -281,7 +281,7 @@ func TestTopologyBurst(t *testing.T) {
 	f.emit(trace.Event{Ev: trace.Drop, From: 1, To: 2, MID: f.mid, Msg: &msg, Reason: trace.ReasonLoss})
 	p := &topoPane{st: DefaultStyles()}
 	p.SetSize(40, 12)
-	view := func() string { return plain(p.View(f.st.Snapshot(), -1, false)) }
+	view := func() string { return plain(p.draw(f.st.Snapshot(), -1, false)) }
 	if out := view(); !strings.Contains(out, "✶") || !strings.Contains(out, "0 in flight") {
 		t.Errorf("just after the drop: no burst, or the message still in flight:\n%s", out)
 	}
@@ -305,7 +305,7 @@ func TestTopologyReplaysIdentically(t *testing.T) {
 	mr := New(r, Options{Title: "bully-demo"})
 	mr.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	mr.Update(keyMsg("v"))
-	live, replay := m.topo.View(m.snap, m.sel, false), mr.topo.View(mr.snap, mr.sel, false)
+	live, replay := m.place.topo.draw(m.snap, m.b.sel, false), mr.place.topo.draw(mr.snap, mr.b.sel, false)
 	if live != replay {
 		t.Errorf("the replay draws another topology:\nlive:\n%s\nreplay:\n%s", plain(live), plain(replay))
 	}

@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -24,7 +26,7 @@ type feedFilter struct {
 func parseFilter(s string) []string { return strings.Fields(s) }
 
 // isHeartbeat reports whether a message type is a heartbeat.
-func isHeartbeat(typ string) bool { return strings.EqualFold(typ, Heartbeat) }
+func isHeartbeat(typ string) bool { return trace.IsHeartbeat(typ) }
 
 func (f feedFilter) match(e *trace.Event) bool {
 	if e.Msg == nil {
@@ -53,30 +55,50 @@ func isFeed(e *trace.Event) bool {
 }
 
 // trafficPane is the live feed, the counts by type and fate, and a msgs/s sparkline.
+// Focused, it scrolls the feed.
 type trafficPane struct {
-	st      *Styles
+	b       *board
 	w, h    int
 	focused bool
+	keys    scrollKeys
 
 	filter    feedFilter
 	filtering bool
 	input     textinput.Model
-	// anchor is the Seq of the newest line shown when scrolled back; 0 follows.
-	anchor uint64
+	// scroll holds the Seq of the newest line shown when scrolled back
+	scroll anchorScroll
 	idW    int // widest node id, for the feed's columns
 }
 
-func newTrafficPane(st *Styles) *trafficPane {
+func newTrafficPane(b *board) *trafficPane {
 	in := textinput.New()
 	in.Prompt = "/"
-	in.Placeholder = st.T("tui.traffic.filter")
+	in.Placeholder = b.st.T("tui.traffic.filter")
 	in.SetVirtualCursor(true)
-	return &trafficPane{st: st, input: in}
+	in.CharLimit = lineLimit
+	return &trafficPane{b: b, input: in, keys: newScrollKeys(b.keys)}
 }
 
 func (p *trafficPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.input.SetWidth(max(1, w-4))
+}
+
+func (p *trafficPane) setFocused(f bool)         { p.focused = f }
+func (p *trafficPane) ShortHelp() []key.Binding  { return p.keys.short() }
+func (p *trafficPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.full()} }
+
+// Update scrolls the feed back and forward; end (or esc) follows it again.
+func (p *trafficPane) Update(msg tea.Msg) (bool, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || p.b.snap == nil {
+		return false, nil
+	}
+	mv, ok := p.keys.move(k, p.h)
+	if ok {
+		p.scroll.apply(mv, p.feedSeqs(p.b.snap))
+	}
+	return ok, nil
 }
 
 // feed lists the feed events that pass the filter, oldest first.
@@ -91,11 +113,6 @@ func (p *trafficPane) feed(s *trace.Snapshot) []*trace.Event {
 	return out
 }
 
-// scroll moves the feed back (k > 0) or forward (k < 0) by k lines.
-func (p *trafficPane) scroll(s *trace.Snapshot, k int) {
-	p.anchor = scrollAnchor(p.feedSeqs(s), p.anchor, k)
-}
-
 func (p *trafficPane) feedSeqs(s *trace.Snapshot) []uint64 {
 	f := p.feed(s)
 	seqs := make([]uint64, len(f))
@@ -105,28 +122,10 @@ func (p *trafficPane) feedSeqs(s *trace.Snapshot) []uint64 {
 	return seqs
 }
 
-// scrollAnchor moves an anchor (the Seq of the newest row shown; 0 follows) over
-// rows numbered by seqs, oldest first.
-func scrollAnchor(seqs []uint64, anchor uint64, k int) uint64 {
-	if len(seqs) == 0 {
-		return 0
-	}
-	bottom := len(seqs) - 1
-	if anchor != 0 {
-		for bottom > 0 && seqs[bottom] > anchor {
-			bottom--
-		}
-	}
-	bottom -= k
-	if bottom >= len(seqs)-1 {
-		return 0
-	}
-	return seqs[max(bottom, 0)]
-}
-
 // View renders the pane.
-func (p *trafficPane) View(s *trace.Snapshot) string {
-	st := p.st
+func (p *trafficPane) View() string {
+	s := p.b.snap
+	st := p.b.st
 	iw, ih := p.w-2, p.h-2
 	var lines []string
 	// counts by type and fate
@@ -195,7 +194,7 @@ func (p *trafficPane) View(s *trace.Snapshot) string {
 	if len(p.filter.words) > 0 {
 		status = append(status, st.T("tui.traffic.filterlabel")+" "+strings.Join(p.filter.words, " "))
 	}
-	if p.anchor != 0 {
+	if p.scroll.anchor != 0 {
 		status = append(status, st.T("tui.scrolled"))
 	}
 	if len(status) > 0 {
@@ -210,12 +209,7 @@ func (p *trafficPane) View(s *trace.Snapshot) string {
 	for _, nv := range s.Nodes {
 		p.idW = max(p.idW, len(nv.ID.String()))
 	}
-	end := len(feed)
-	if p.anchor != 0 {
-		for end > 0 && feed[end-1].Seq > p.anchor {
-			end--
-		}
-	}
+	end := p.scroll.end(func(i int) uint64 { return feed[i].Seq }, len(feed))
 	start := max(0, end-max(room, 0))
 	for _, e := range feed[start:end] {
 		lines = append(lines, p.feedLine(e))
@@ -262,7 +256,7 @@ var blocks = [9]rune{' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'
 
 // feedLine is "  3.214s n1 → n3 HEARTBEAT ✓" or "… ✗ loss".
 func (p *trafficPane) feedLine(e *trace.Event) string {
-	st := p.st
+	st := p.b.st
 	var b strings.Builder
 	b.WriteString(st.Muted.Render(leftPad(fmtT(e.T), 9)))
 	b.WriteString(" ")
@@ -292,4 +286,29 @@ func leftPad(s string, w int) string {
 		return s
 	}
 	return strings.Repeat(" ", w-n) + s
+}
+
+// filterKey edits the feed's filter after `/`: enter applies it, esc clears it;
+// done says the filter line is closed.
+func (p *trafficPane) filterKey(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	switch msg.String() {
+	case "enter":
+		p.filter.words = parseFilter(p.input.Value())
+	case "esc":
+		p.filter.words = nil
+	default:
+		p.input, cmd = p.input.Update(msg)
+		return false, cmd
+	}
+	p.filtering = false
+	p.input.Blur()
+	return true, nil
+}
+
+// openFilter opens the feed's filter line on the words in use.
+func (p *trafficPane) openFilter() tea.Cmd {
+	p.filtering = true
+	p.input.SetValue(strings.Join(p.filter.words, " "))
+	p.input.CursorEnd()
+	return p.input.Focus()
 }

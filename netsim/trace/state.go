@@ -92,6 +92,11 @@ type Snapshot struct {
 	LastCleared AlertView      // the alert that cleared last (Seq 0: none has)
 	Markers     []Event        // the latest AlertCap, oldest first
 
+	// Rows are the dashboard timeline's rows, oldest first: the latest RowCap,
+	// heartbeats apart in Beats (the latest RowCap of them). Shared between
+	// snapshots: read-only.
+	Rows, Beats RowList
+
 	// Rate is messages delivered per virtual second, one bucket per second, for the
 	// last RateCap seconds at most (the last bucket is the current, partial one);
 	// Rate[0] is second RateFrom.
@@ -130,11 +135,13 @@ type State struct {
 	msgs   []node.Message // the messages of recent's events, where their Msg points
 	head   int
 	full   bool
+	rows   rowLog // the timeline's rows
 }
 
 // NewState starts from the header: every process up, the network as configured.
 func NewState(h Header) *State {
-	st := &State{index: map[node.ID]int{}, types: map[string]int{}, recent: make([]Event, RecentCap), msgs: make([]node.Message, RecentCap)}
+	st := &State{index: map[node.ID]int{}, types: map[string]int{}, recent: make([]Event, RecentCap), msgs: make([]node.Message, RecentCap),
+		rows: newRowLog(len(h.Info.IDs))}
 	s := &st.snap
 	s.Info = h.Info
 	for i, id := range h.Info.IDs {
@@ -157,7 +164,7 @@ func (st *State) Record(e *Event) { st.Apply(e) }
 
 // Clone copies the state, so that folding can go on from a checkpoint.
 func (st *State) Clone() *State {
-	c := &State{index: st.index, types: make(map[string]int, len(st.types)), head: st.head, full: st.full}
+	c := &State{index: st.index, types: make(map[string]int, len(st.types)), head: st.head, full: st.full, rows: st.rows.clone()}
 	c.recent, c.msgs = copyRecent(st.recent, st.msgs)
 	for k, v := range st.types {
 		c.types[k] = v
@@ -253,6 +260,7 @@ func (st *State) Apply(e *Event) {
 			st.full = true
 		}
 	}
+	st.rows.add(st, e)
 }
 
 // InFlight is the messages in flight now (Snapshot().InFlight, without the copy).
@@ -410,6 +418,7 @@ func (st *State) copySnap() Snapshot {
 	s.AlertKinds = maps.Clone(st.snap.AlertKinds)
 	s.Markers = append([]Event(nil), st.snap.Markers...)
 	s.Rate = append([]float64(nil), st.snap.Rate...)
+	s.Rows, s.Beats = st.rows.view()
 	if st.full {
 		s.Recent = append(append([]Event(nil), st.recent[st.head:]...), st.recent[:st.head]...)
 	} else {

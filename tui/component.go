@@ -1,0 +1,47 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+)
+
+// pane is one pane of the dashboard, a component in the manner of bubbles and
+// soft-serve: it owns its size, its focus, its keys (its KeyMap: the help and the
+// key bar list them from it, so that they cannot drift from what it does), what
+// it does with them (Update) and its drawing (View). The root model lays the
+// panes out, routes a key to the focused pane first, and keeps only the keys
+// that are not any pane's.
+type pane interface {
+	help.KeyMap
+	SetSize(w, h int)
+	setFocused(bool)
+	// Update handles a message routed to the pane (a key while it is focused)
+	// and says whether it was one of its own.
+	Update(msg tea.Msg) (handled bool, cmd tea.Cmd)
+	View() string
+}
+
+// board is what the panes read besides their own state: the picture on screen and
+// the dashboard's selection. The root model owns it and updates it before it
+// routes a message or draws; the panes hold a pointer to it.
+type board struct {
+	st   *Styles
+	keys *KeyMap
+	snap *trace.Snapshot // the latest picture
+	// shown is snap as the cards draw it: a critical section just left is
+	// latched for its display hold (csLatch)
+	shown  *trace.Snapshot
+	sel    int  // the selected node's index
+	hover  int  // the node under the pointer, as index + 1; 0 for none
+	replay bool // a recording is played back
+}
+
+// selected is the selected node's view, if there is a picture.
+func (b *board) selected() (trace.NodeView, bool) {
+	if b.snap == nil || b.sel >= len(b.snap.Nodes) {
+		return trace.NodeView{}, false
+	}
+	return b.snap.Nodes[b.sel], true
+}
