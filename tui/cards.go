@@ -132,6 +132,15 @@ func (p *nodesPane) csText(n trace.NodeView, f *cardFacts) string {
 	}
 	p.used |= lgCS
 	cs := st.T("tui.node.cs") + " "
+	if justLeft(p.left, n) {
+		// a section just left is drawn for its display hold, never as held
+		p.used |= lgLeft
+		t := "◇ " + st.T("tui.node.left")
+		if d := p.left[n.ID]; d >= 0 {
+			t += ", " + st.Lang.Word("held") + " " + fmtDur(d)
+		}
+		return cs + st.Left.Render(t)
+	}
 	switch n.Status.CS {
 	case node.CSHeld:
 		cs += st.Lead.Render(st.Lang.Word("held"))

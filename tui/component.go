@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
 )
 
 // pane is one pane of the dashboard, a component in the manner of bubbles and
@@ -30,9 +31,9 @@ type board struct {
 	st   *Styles
 	keys *KeyMap
 	snap *trace.Snapshot // the latest picture
-	// shown is snap as the cards draw it: a critical section just left is
-	// latched for its display hold (csLatch)
-	shown  *trace.Snapshot
+	// left is the nodes drawn as having just left the critical section, during
+	// its display hold (csLatch), with how long they held it (µs, -1 unknown)
+	left   map[node.ID]int64
 	sel    int  // the selected node's index
 	hover  int  // the node under the pointer, as index + 1; 0 for none
 	replay bool // a recording is played back

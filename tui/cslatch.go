@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"time"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
@@ -26,9 +25,9 @@ func OpeningSpeed(family string) float64 {
 
 // csLatch is a display latch: a critical section the dashboard has seen, or
 // knows happened between two snapshots (the node's entries counter grew), is drawn
-// as held until csHold of wall time has passed since it was first seen. It
-// changes what is drawn only, never the simulation or its trace. Wall times are
-// handed in, so that tests give synthetic ones.
+// until csHold of wall time has passed since it was first seen: as held while it
+// is, then as just left. It changes what is drawn only, never the simulation or
+// its trace. Wall times are handed in, so that tests give synthetic ones.
 type csLatch struct {
 	on      map[node.ID]latched
 	entries map[node.ID]int64
@@ -94,33 +93,28 @@ func (l *csLatch) expire(now time.Time) bool {
 	return changed
 }
 
-// apply is s as the screen draws it: the nodes whose latched critical section has
-// ended are shown still holding it, for as long as it lasted. s itself is returned
-// when no latch is drawing a section that has ended.
-func (l *csLatch) apply(s *trace.Snapshot) *trace.Snapshot {
+// left lists the nodes whose critical section the screen still draws though they
+// have left it, each with how long it was held (µs; -1 when it was never seen
+// held). They are drawn as just left (◇, in a style of their own), never as held:
+// two holders on screen must not look alike (issue 23: n2 "cs held 52ms" beside
+// n4 "cs held 2ms" in the same bold yellow, n2 gone for 8 ms).
+func (l *csLatch) left(s *trace.Snapshot) map[node.ID]int64 {
 	if s == nil || len(l.on) == 0 {
-		return s
+		return nil
 	}
-	var c *trace.Snapshot
-	for i, n := range s.Nodes {
+	var out map[node.ID]int64
+	for _, n := range s.Nodes {
 		h, ok := l.on[n.ID]
 		if !ok || !h.left || !n.Up || n.Status.CS == node.CSHeld {
 			continue
 		}
-		if c == nil {
-			cp := *s
-			cp.Nodes = slices.Clone(s.Nodes)
-			c = &cp
+		if out == nil {
+			out = map[node.ID]int64{}
 		}
-		v := &c.Nodes[i]
-		v.Status.CS, v.WantedSince, v.HeldSince = node.CSHeld, -1, -1
+		out[n.ID] = -1
 		if h.since >= 0 && h.end >= h.since {
-			// the card's "held 50ms" is how long it lasted, not how long ago it began
-			v.HeldSince = s.T - (h.end - h.since)
+			out[n.ID] = h.end - h.since
 		}
 	}
-	if c == nil {
-		return s
-	}
-	return c
+	return out
 }

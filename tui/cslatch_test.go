@@ -21,9 +21,16 @@ func mutexSnap(seq uint64, t int64, cs node.CSState, heldSince, entries int64) *
 	}
 }
 
-func shownCS(l *csLatch, s *trace.Snapshot) (node.CSState, int64) {
-	v := l.apply(s).Nodes[0]
-	return v.Status.CS, v.HeldSince
+// shownCS is how n1's critical section is drawn: held, just left (with how long
+// it was held, -1 unknown), or neither.
+func shownCS(l *csLatch, s *trace.Snapshot) (string, int64) {
+	if s.Nodes[0].Status.CS == node.CSHeld {
+		return "held", 0
+	}
+	if d, ok := l.left(s)[1]; ok {
+		return "left", d
+	}
+	return "", 0
 }
 
 // TestLatchHoldsShortSection: a 50 ms critical section seen in one frame is drawn
@@ -42,12 +49,12 @@ func TestLatchHoldsShortSection(t *testing.T) {
 		if l.expire(now) {
 			t.Fatalf("the latch expired at %v, before 300 ms had passed since it was seen at 33ms", d*time.Millisecond)
 		}
-		cs, since := shownCS(&l, rel)
-		if cs != node.CSHeld {
-			t.Fatalf("at %v the section is drawn %v, want held", d*time.Millisecond, cs)
+		cs, held := shownCS(&l, rel)
+		if cs != "left" {
+			t.Fatalf("at %v the section is drawn %q, want just left", d*time.Millisecond, cs)
 		}
-		if got := rel.T - since; got != 50_000 {
-			t.Errorf("at %v it is drawn held for %dµs, want its true length 50000µs", d*time.Millisecond, got)
+		if held != 50_000 {
+			t.Errorf("at %v it is drawn as held for %dµs, want its true length 50000µs", d*time.Millisecond, held)
 		}
 	}
 	if rel.Nodes[0].Status.CS != node.CSReleased {
@@ -57,8 +64,8 @@ func TestLatchHoldsShortSection(t *testing.T) {
 	if !l.expire(now) {
 		t.Fatal("the latch did not expire 300 ms after the section was seen")
 	}
-	if cs, _ := shownCS(&l, rel); cs != node.CSReleased {
-		t.Fatalf("after 300 ms the section is drawn %v, want released", cs)
+	if cs, _ := shownCS(&l, rel); cs != "" {
+		t.Fatalf("after 300 ms the section is drawn %q, want nothing", cs)
 	}
 }
 
@@ -70,9 +77,9 @@ func TestLatchUnseenSection(t *testing.T) {
 	l.observe(mutexSnap(1, 1_000_000, node.CSReleased, -1, 4), t0)
 	s := mutexSnap(9, 3_000_000, node.CSReleased, -1, 5)
 	l.observe(s, t0.Add(33*time.Millisecond))
-	cs, since := shownCS(&l, s)
-	if cs != node.CSHeld || since != -1 {
-		t.Fatalf("drawn %v since %d, want held with no length (it was never seen)", cs, since)
+	cs, held := shownCS(&l, s)
+	if cs != "left" || held != -1 {
+		t.Fatalf("drawn %q, held %d, want just left with no length (it was never seen held)", cs, held)
 	}
 	if l.expire(t0.Add(332*time.Millisecond)) || !l.expire(t0.Add(333*time.Millisecond)) {
 		t.Fatal("an unseen section is not drawn for exactly 300 ms")
@@ -87,8 +94,8 @@ func TestLatchLongSection(t *testing.T) {
 	l.observe(mutexSnap(1, 0, node.CSHeld, 0, 1), t0)
 	rel := mutexSnap(2, 500_000, node.CSReleased, -1, 1)
 	l.observe(rel, t0.Add(500*time.Millisecond))
-	if cs, _ := shownCS(&l, rel); cs != node.CSReleased {
-		t.Fatalf("a section held 500 ms is drawn %v after it ended, want released", cs)
+	if cs, _ := shownCS(&l, rel); cs != "" {
+		t.Fatalf("a section held 500 ms is drawn %q after it ended, want nothing", cs)
 	}
 	l.observe(mutexSnap(3, 600_000, node.CSHeld, 600_000, 2), t0.Add(600*time.Millisecond))
 	down := mutexSnap(4, 610_000, node.CSReleased, -1, 2)
@@ -100,13 +107,14 @@ func TestLatchLongSection(t *testing.T) {
 	l.observe(mutexSnap(5, 700_000, node.CSHeld, 700_000, 3), t0.Add(700*time.Millisecond))
 	back := mutexSnap(2, 500_000, node.CSReleased, -1, 1)
 	l.observe(back, t0.Add(710*time.Millisecond))
-	if cs, _ := shownCS(&l, back); cs != node.CSReleased {
-		t.Fatalf("after a seek back the section is drawn %v, want released", cs)
+	if cs, _ := shownCS(&l, back); cs != "" {
+		t.Fatalf("after a seek back the section is drawn %q, want nothing", cs)
 	}
 }
 
 // TestLatchOnScreen: the dashboard, on a clock it is given, draws n2's critical
-// section held for 300 ms after it saw it, though n2 left it at once.
+// section for 300 ms after it saw it, though n2 left it at once: held while it
+// is, then as just left, never as held.
 func TestLatchOnScreen(t *testing.T) {
 	f := newFake(3, "ricart", "mutex")
 	now := time.Unix(1000, 0)
@@ -128,12 +136,12 @@ func TestLatchOnScreen(t *testing.T) {
 	f.mu.Unlock()
 	now = now.Add(100 * time.Millisecond)
 	m.Update(tickMsg(now))
-	if !strings.Contains(card(), "cs held") {
-		t.Fatalf("100 ms after it was seen n2's section is no longer drawn:\n%s", card())
+	if c := card(); !strings.Contains(c, "cs ◇ left, held 50ms") || strings.Contains(c, "cs held") {
+		t.Fatalf("100 ms after it was seen n2's section is not drawn as just left:\n%s", c)
 	}
 	now = now.Add(200 * time.Millisecond)
 	m.Update(tickMsg(now))
-	if strings.Contains(card(), "cs held") {
-		t.Fatalf("300 ms after it was seen n2's section is still drawn:\n%s", card())
+	if c := card(); strings.Contains(c, "cs held") || strings.Contains(c, "◇") {
+		t.Fatalf("300 ms after it was seen n2's section is still drawn:\n%s", c)
 	}
 }

@@ -19,6 +19,7 @@ const (
 	lgToken
 	lgSlow
 	lgIsolated
+	lgLeft
 	lgTimer
 	lgArrow
 	lgLdr
@@ -44,7 +45,7 @@ const (
 // legendKeys are the items' texts in the catalog, in legendItem order.
 var legendKeys = [...]string{
 	"tui.legend.up", "tui.legend.leader", "tui.legend.down", "tui.legend.held",
-	"tui.legend.token", "tui.legend.slow", "tui.legend.isolated", "tui.legend.timer",
+	"tui.legend.token", "tui.legend.slow", "tui.legend.isolated", "tui.legend.left", "tui.legend.timer",
 	"tui.legend.arrow", "tui.legend.ldr", "tui.legend.term", "tui.legend.algoinc",
 	"tui.legend.revival", "tui.legend.sus", "tui.legend.susn", "tui.legend.timeout",
 	"tui.legend.cs", "tui.legend.queue", "tui.legend.votes", "tui.legend.replies", "tui.legend.grants",

@@ -306,7 +306,7 @@ func (m *Model) refresh() {
 	}
 	m.place.hist.observe(m.snap)
 	m.latch.observe(m.snap, m.clock())
-	m.b.snap, m.b.shown = m.snap, m.latch.apply(m.snap)
+	m.b.snap, m.b.left = m.snap, m.latch.left(m.snap)
 	if m.b.sel >= len(m.snap.Nodes) {
 		m.b.sel = max(0, len(m.snap.Nodes)-1)
 	}
@@ -402,7 +402,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.endedUntil, m.dirty = time.Time{}, true
 		}
 		if m.latch.expire(m.clock()) {
-			m.b.shown = m.latch.apply(m.snap)
+			m.b.left = m.latch.left(m.snap)
 			m.dirty = true
 		}
 		return m, m.tick()

@@ -52,6 +52,14 @@ type nodesPane struct {
 	// dots memoizes the smallest cards as drawn: a thousand of them share a few
 	// dozen looks, and styling each anew was half of a 1,000-node frame
 	dots map[dotLook]string
+	// left is the nodes that just left the critical section (board.left)
+	left map[node.ID]int64
+}
+
+// justLeft reports whether n is drawn as having just left the critical section.
+func justLeft(left map[node.ID]int64, n trace.NodeView) bool {
+	_, ok := left[n.ID]
+	return ok && n.Up && n.Status.CS != node.CSHeld
 }
 
 // dotLook is a smallest card's look: its style (lookSelected… or dotGroup+group)
@@ -376,6 +384,8 @@ func glyphItem(g string) legendItem {
 		return lgSlow
 	case "◌":
 		return lgIsolated
+	case "◇":
+		return lgLeft
 	}
 	return lgUp
 }
@@ -416,6 +426,9 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, f *cardFacts) []stri
 	leads := n.Up && n.Status.Leader == n.ID
 	gs := st.Group(n.Group)
 	g := glyph(n)
+	if g == "●" && justLeft(p.left, n) {
+		g = "◇"
+	}
 	if p.level >= levelLine {
 		p.used |= glyphItem(g) // the richer cards say it in words
 	}

@@ -63,13 +63,15 @@ func (p *placePane) Update(msg tea.Msg) (bool, tea.Cmd) {
 
 // View draws what is in the nodes' place.
 func (p *placePane) View() string {
-	s := p.b.shown
+	s := p.b.snap
 	switch p.view {
 	case viewTopology:
+		p.topo.left = p.b.left
 		return p.topo.draw(s, p.b.sel, p.focused)
 	case viewHistory:
 		return p.hist.draw(s, p.b.sel, p.focused)
 	}
+	p.nodes.left = p.b.left
 	return p.nodes.draw(s, nodeMarks{sel: p.b.sel, hover: p.b.hover, partition: p.partition, sideA: p.sideA})
 }
 

@@ -88,14 +88,16 @@ func (p *storyPane) View() string {
 	return box(st, title, append(desc, marks...), p.w, p.h, p.focused)
 }
 
-// storyLine is the one-line story: the freshest marker, or else the description
-// (as much as fits) unless the Story pane already shows it (paneShown): the story
-// appears once.
+// storyLine is the one-line story: the freshest marker while it holds, or else the
+// description (as much as fits) unless the Story pane already shows it
+// (paneShown): the story appears once. A marker holds for storyFresh of virtual
+// time, and no longer than until the script's next moment (a marker saying that
+// the network is about to split is stale once it has split and healed).
 func storyLine(st *Styles, s *trace.Snapshot, w int, paneShown bool) string {
 	if w <= 0 {
 		return ""
 	}
-	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh {
+	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh && s.Markers[k-1].T >= s.ScriptT {
 		return fit(st.Marker.Render("▸ "+st.Lang.Marker(s.Markers[k-1].Text)), w)
 	}
 	if paneShown {

@@ -36,6 +36,7 @@ type Styles struct {
 	Down  lipgloss.Style
 	Slow  lipgloss.Style
 	Lead  lipgloss.Style // the leader mark
+	Left  lipgloss.Style // a critical section just left, drawn for its display hold
 	Warn  lipgloss.Style
 	Bad   lipgloss.Style
 	Good  lipgloss.Style
@@ -112,6 +113,7 @@ func DefaultStyles() *Styles {
 		Down:  lipgloss.NewStyle().Bold(true).Foreground(c("196")),
 		Slow:  lipgloss.NewStyle().Foreground(c("214")),
 		Lead:  lipgloss.NewStyle().Bold(true).Foreground(c("220")),
+		Left:  lipgloss.NewStyle().Italic(true).Foreground(c("180")),
 		Warn:  lipgloss.NewStyle().Foreground(c("214")),
 		Bad:   lipgloss.NewStyle().Foreground(c("203")),
 		Good:  lipgloss.NewStyle().Foreground(c("42")),

@@ -31,6 +31,8 @@ type topoPane struct {
 	est int64
 	// where the last frame drew the nodes, for the mouse
 	drawn topoHit
+	// left is the nodes that just left the critical section (board.left)
+	left map[node.ID]int64
 }
 
 // SetSize sets the pane's box.
@@ -562,7 +564,9 @@ func (p *topoPane) table(s *trace.Snapshot, sel, w, h int) []string {
 			b.WriteString(" t" + strconv.FormatInt(nv.Status.Term, 10))
 		}
 		if s.Info.Family == "mutex" {
-			if nv.Status.CS != node.CSNone {
+			if justLeft(p.left, nv) {
+				b.WriteString(" " + st.T("tui.node.cs") + " " + st.Left.Render("◇ "+st.T("tui.node.left")))
+			} else if nv.Status.CS != node.CSNone {
 				b.WriteString(" " + st.T("tui.node.cs") + " " + st.Lang.Word(nv.Status.CS.String()))
 			}
 		} else if nv.Status.Leader != node.None {
@@ -700,8 +704,11 @@ func (p *topoPane) drawNode(cv *topoCanvas, nv trace.NodeView, q point, sel, lab
 		c = tcWarn
 	}
 	g := []rune(glyph(nv))[0]
-	if nv.Up && nv.Status.CS == node.CSHeld {
+	switch {
+	case nv.Up && nv.Status.CS == node.CSHeld:
 		g = '◆'
+	case g == '●' && justLeft(p.left, nv):
+		g = '◇'
 	}
 	cv.set(q.x, q.y, g, c)
 	if labels || sel {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -91,6 +92,9 @@ type Snapshot struct {
 	Open        []AlertView    // the alerts that have not cleared, oldest first (at most AlertCap)
 	LastCleared AlertView      // the alert that cleared last (Seq 0: none has)
 	Markers     []Event        // the latest AlertCap, oldest first
+	// ScriptT is when the last scripted action other than a marker was taken
+	// (µs), or -1: a story line (a marker) is stale once the script moves on.
+	ScriptT int64
 
 	// Rows are the dashboard timeline's rows, oldest first: the latest RowCap,
 	// heartbeats apart in Beats (the latest RowCap of them). Shared between
@@ -156,6 +160,7 @@ func NewState(h Header) *State {
 	}
 	s.Drops = map[string]int{}
 	s.AlertKinds = map[string]int{}
+	s.ScriptT = -1
 	return st
 }
 
@@ -241,6 +246,10 @@ func (st *State) Apply(e *Event) {
 		st.alert(e)
 	case AlertCleared:
 		st.cleared(e)
+	case Action:
+		if e.By == "script" && !strings.HasPrefix(e.Text, "marker ") {
+			s.ScriptT = e.T
+		}
 	case Marker:
 		x := *e
 		x.Msg, x.Status = nil, nil
