@@ -326,8 +326,8 @@ func (m *Model) refresh() {
 
 // lastRowSeq is the Seq of the snapshot's newest timeline row.
 func lastRowSeq(s *trace.Snapshot) uint64 {
-	if n := s.Rows.Len(); n > 0 {
-		return s.Rows.At(n - 1).Seq
+	if n := len(s.Rows); n > 0 {
+		return s.Rows[n-1].Seq
 	}
 	return 0
 }
@@ -338,8 +338,8 @@ func lastRowSeq(s *trace.Snapshot) uint64 {
 func (m *Model) noticeEnds() {
 	s := m.snap
 	var best *trace.Row
-	for i := s.Rows.Len() - 1; i >= 0; i-- {
-		r := s.Rows.At(i)
+	for i := len(s.Rows) - 1; i >= 0; i-- {
+		r := &s.Rows[i]
 		if r.Seq <= m.seenRow {
 			break
 		}

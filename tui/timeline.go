@@ -73,18 +73,18 @@ func rowKey(r *trace.Row) uint64 { return r.Seq<<3 | uint64(r.Kind) }
 // rows is the snapshot's rows, with the heartbeats' merged in when they are shown,
 // oldest first.
 func (p *timelinePane) rows(s *trace.Snapshot) []*trace.Row {
-	n, hb := s.Rows.Len(), 0
+	n, hb := len(s.Rows), 0
 	if !p.hideHB {
-		hb = s.Beats.Len()
+		hb = len(s.Beats)
 	}
 	out := make([]*trace.Row, 0, n+hb)
 	i, j := 0, 0
 	for i < n || j < hb {
-		if j >= hb || i < n && s.Rows.At(i).Seq < s.Beats.At(j).Seq {
-			out = append(out, s.Rows.At(i))
+		if j >= hb || i < n && s.Rows[i].Seq < s.Beats[j].Seq {
+			out = append(out, &s.Rows[i])
 			i++
 		} else {
-			out = append(out, s.Beats.At(j))
+			out = append(out, &s.Beats[j])
 			j++
 		}
 	}

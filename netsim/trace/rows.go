@@ -61,70 +61,45 @@ type Row struct {
 // against the rows a timeline keeps of everything else.
 func IsHeartbeat(typ string) bool { return strings.EqualFold(typ, "HEARTBEAT") }
 
-// RowList is a list of timeline rows, oldest first, in chunks of rowChunk rows
-// that snapshots share: a chunk is written only past the rows any snapshot of it
-// counts, so a snapshot takes no copy of the rows and sees none of those added
-// after it (a list grows at the end and drops whole chunks at the front).
-type RowList struct {
-	chunks []*[rowChunk]Row
-	first  int // the first row's place in chunks[0]
-	n      int
+// rowRing keeps the latest RowCap rows of one sort, written in place: folding a
+// row allocates nothing (a replay folds millions of events), and a snapshot
+// copies the ring once per frame instead.
+type rowRing struct {
+	r    []Row
+	head int
+	full bool
 }
 
-const rowChunk = 64
-
-// Len is how many rows the list holds.
-func (l *RowList) Len() int { return l.n }
-
-// At is row i (0 is the oldest); it is read-only.
-func (l *RowList) At(i int) *Row {
-	i += l.first
-	return &l.chunks[i/rowChunk][i%rowChunk]
-}
-
-// push adds r at the end and drops the oldest chunk once RowCap rows remain
-// without it.
-func (l *RowList) push(r *Row) {
-	end := l.first + l.n
-	if end == len(l.chunks)*rowChunk {
-		l.chunks = append(l.chunks, new([rowChunk]Row))
+func (g *rowRing) push(r *Row) {
+	if g.r == nil {
+		g.r = make([]Row, RowCap)
 	}
-	l.chunks[end/rowChunk][end%rowChunk] = *r
-	l.n++
-	if l.n-(rowChunk-l.first) >= RowCap {
-		// snapshots may still hold the dropped chunk: its pointer stays in the
-		// array they share, which goes when append next moves the list
-		l.chunks = l.chunks[1:]
-		l.n -= rowChunk - l.first
-		l.first = 0
+	g.r[g.head] = *r
+	g.head = (g.head + 1) % len(g.r)
+	if g.head == 0 {
+		g.full = true
 	}
 }
 
-// view is the list as a snapshot keeps it: the latest RowCap rows at most, sharing
-// the chunks.
-func (l *RowList) view() RowList {
-	v := RowList{chunks: l.chunks[:len(l.chunks):len(l.chunks)], first: l.first, n: l.n}
-	if k := v.n - RowCap; k > 0 {
-		v.first += k
-		v.n = RowCap
+// rows is the ring's rows, oldest first, in a slice of their own.
+func (g *rowRing) rows() []Row {
+	if g.full {
+		return append(append(make([]Row, 0, len(g.r)), g.r[g.head:]...), g.r[:g.head]...)
 	}
-	return v
+	return append([]Row(nil), g.r[:g.head]...)
 }
 
-// clone is a list that goes on apart from l: it shares the full chunks and copies
-// the one being written.
-func (l *RowList) clone() RowList {
-	c := RowList{chunks: append([]*[rowChunk]Row(nil), l.chunks...), first: l.first, n: l.n}
-	if k := len(c.chunks); k > 0 && (l.first+l.n)%rowChunk != 0 {
-		last := *c.chunks[k-1]
-		c.chunks[k-1] = &last
+func (g *rowRing) clone() rowRing {
+	c := *g
+	if g.r != nil {
+		c.r = append([]Row(nil), g.r...)
 	}
 	return c
 }
 
 // rowLog folds events into timeline rows.
 type rowLog struct {
-	rows, beats RowList
+	rows, beats rowRing
 	lanes       []Lane // the current lanes, replaced (never changed) by a fault
 	leads       []bool // by node index: up and believing it leads
 	leaders     int
@@ -135,8 +110,8 @@ func newRowLog(n int) rowLog {
 	return rowLog{lanes: make([]Lane, n), leads: make([]bool, n), held: make([]bool, n)}
 }
 
-// view is the rows to hand out, shared.
-func (l *rowLog) view() (rows, beats RowList) { return l.rows.view(), l.beats.view() }
+// view is the rows to hand out, copies.
+func (l *rowLog) view() (rows, beats []Row) { return l.rows.rows(), l.beats.rows() }
 
 // clone is a log that goes on apart from l.
 func (l *rowLog) clone() rowLog {

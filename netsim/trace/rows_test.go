@@ -22,14 +22,8 @@ func (f *rowFolder) apply(e Event) {
 	f.st.Apply(&e)
 }
 
-// all is the list's rows, oldest first.
-func all(l RowList) []Row {
-	out := make([]Row, l.Len())
-	for i := range out {
-		out[i] = *l.At(i)
-	}
-	return out
-}
+// all is the rows, as they are.
+func all(l []Row) []Row { return l }
 
 func (f *rowFolder) status(t int64, id node.ID, st node.Status) {
 	f.apply(Event{T: t, Ev: StatusEv, Node: id, Status: &st})
@@ -148,40 +142,28 @@ func TestRowsCriticalSections(t *testing.T) {
 		t.Errorf("n2 left at %d (%v), want 1.081 s", rows[1].T, rows[1].Node)
 	}
 	c.Apply(&Event{Seq: 99, T: 2_000_000, Ev: StatusEv, Node: 3, Status: &node.Status{CS: node.CSHeld}})
-	if cs := all(c.Snapshot().Rows); len(cs) != 2 || cs[1].Node != 3 || f.st.Snapshot().Rows.Len() != 5 || all(f.st.Snapshot().Rows)[2].Node != 4 {
+	if cs := all(c.Snapshot().Rows); len(cs) != 2 || cs[1].Node != 3 || len(f.st.Snapshot().Rows) != 5 || all(f.st.Snapshot().Rows)[2].Node != 4 {
 		t.Errorf("a clone's rows and the original's mix: clone %+v", cs)
 	}
 }
 
-// TestRowListShares: snapshots and clones taken at every length see exactly the
-// rows of their moment, however the list grows, drops chunks, and its clones go on.
-func TestRowListShares(t *testing.T) {
-	var l RowList
-	var views []RowList
-	var clones []RowList
-	for i := range 3*RowCap + 17 {
-		l.push(&Row{Seq: uint64(i)})
-		if i%37 == 0 {
-			views = append(views, l.view())
-			c := l.clone()
-			c.push(&Row{Seq: 1 << 40})
-			clones = append(clones, c)
-		}
+// TestRowsClone: a clone's rows go on apart from the original's, and neither's
+// snapshots change after they are taken.
+func TestRowsClone(t *testing.T) {
+	f := newRowFolder("election")
+	el := node.Message{Type: "ELECTION"}
+	for i := range RowCap + 10 {
+		f.apply(Event{T: int64(i), Ev: Deliver, From: 1, To: 2, Msg: &el})
 	}
-	for k, v := range views {
-		end := uint64(k * 37)
-		want := min(int(end)+1, RowCap)
-		if v.Len() != want {
-			t.Fatalf("view %d holds %d rows, want %d", k, v.Len(), want)
-		}
-		for i := range v.Len() {
-			if got := v.At(i).Seq; got != end+1-uint64(want)+uint64(i) {
-				t.Fatalf("view %d row %d is %d, want %d", k, i, got, end+1-uint64(want)+uint64(i))
-			}
-		}
-		c := clones[k]
-		if c.At(c.Len()-1).Seq != 1<<40 || c.At(c.Len()-2).Seq != end {
-			t.Fatalf("clone %d ends with %d, %d", k, c.At(c.Len()-2).Seq, c.At(c.Len()-1).Seq)
-		}
+	before := f.st.Snapshot()
+	c := f.st.Clone()
+	c.Apply(&Event{Seq: 1 << 40, T: 1 << 40, Ev: Crash, Node: 3})
+	f.apply(Event{T: 1 << 30, Ev: Heal})
+	cr, or := c.Snapshot().Rows, f.st.Snapshot().Rows
+	if len(cr) != RowCap || cr[RowCap-1].Ev != Crash || or[RowCap-1].Ev != Heal || cr[RowCap-2].Seq != or[RowCap-2].Seq {
+		t.Fatalf("clone ends %s, original %s", cr[RowCap-1].Ev, or[RowCap-1].Ev)
+	}
+	if b := before.Rows; len(b) != RowCap || b[RowCap-1].Seq != uint64(RowCap+10) || b[0].Seq != 11 {
+		t.Fatalf("a snapshot changed: %d rows from %d to %d", len(b), b[0].Seq, b[len(b)-1].Seq)
 	}
 }

@@ -97,9 +97,8 @@ type Snapshot struct {
 	ScriptT int64
 
 	// Rows are the dashboard timeline's rows, oldest first: the latest RowCap,
-	// heartbeats apart in Beats (the latest RowCap of them). Shared between
-	// snapshots: read-only.
-	Rows, Beats RowList
+	// heartbeats apart in Beats (the latest RowCap of them).
+	Rows, Beats []Row
 
 	// Rate is messages delivered per virtual second, one bucket per second, for the
 	// last RateCap seconds at most (the last bucket is the current, partial one);
