@@ -124,7 +124,7 @@ const (
 	frame     = 50 * time.Millisecond  // the snapshot rate: 20 a second, the dashboard's
 	idleFrame = 500 * time.Millisecond // the same, with nothing pending
 	maxSlice  = 50 * time.Millisecond  // virtual time per slice at most
-	wallSlice = 20 * time.Millisecond  // wall time spent computing per frame
+	wallSlice = 40 * time.Millisecond  // wall time spent computing per frame, at most
 	// maxLagWall is how much wall time's worth of virtual time (at the speed
 	// chosen) a slow machine may owe: at ×1 one virtual second, at ×1000 a
 	// thousand, so that a fast speed is not capped by what one frame may owe

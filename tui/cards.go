@@ -193,7 +193,7 @@ func (p *nodesPane) queueText(n trace.NodeView) string {
 	}
 	for _, name := range []string{"voted_for", "granted_to"} {
 		if v, ok := s.Counter(name); ok && v > 0 {
-			parts = append(parts, "→"+node.ID(v).String())
+			parts = append(parts, "⇢"+node.ID(v).String())
 			p.used |= lgGiven
 		}
 	}

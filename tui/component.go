@@ -33,7 +33,10 @@ type board struct {
 	snap *trace.Snapshot // the latest picture
 	// left is the nodes drawn as having just left the critical section, during
 	// its display hold (csLatch), with how long they held it (µs, -1 unknown)
-	left   map[node.ID]int64
+	left map[node.ID]int64
+	// hold is how long (virtual µs) something brief is drawn at least, such as
+	// a drop's burst: half a second of wall time at the speed of the run
+	hold   int64
 	sel    int  // the selected node's index
 	hover  int  // the node under the pointer, as index + 1; 0 for none
 	replay bool // a recording is played back

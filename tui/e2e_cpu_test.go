@@ -48,7 +48,7 @@ func cpuOf(t *testing.T, pid string) time.Duration {
 // measured beside is the same. Before the pacing fix the demo took 41-65 % at ×1.
 func TestEndToEndCPU(t *testing.T) {
 	dir, bin := e2eBinary(t)
-	run := openTerm(t, "cpu-run", dir, 120, 40, bin)
+	run := openTerm(t, "cpu-run", dir, 120, 40, bin, "run", "--speed", "1")
 	paused := openTerm(t, "cpu-paused", dir, 120, 40, bin, "run", "--paused")
 	idle := openTerm(t, "cpu-idle", dir, 120, 40, bin, "run", "--preset", "maekawa-deadlock", "--speed", "1")
 	run.waitFor("the demo running at ×1", e2eWait, func(s string) bool { return strings.Contains(s, "▶ running ×1") })

@@ -25,8 +25,8 @@ func TestEndToEndSignals(t *testing.T) {
 		code string
 	}{{syscall.SIGHUP, "SIGHUP", "129"}, {syscall.SIGTERM, "SIGTERM", "143"}} {
 		rec := filepath.Join(dir, tc.name+".jsonl")
-		x := openTerm(t, "sig-"+tc.name, dir, 200, 40, bin, "run", "--record", rec)
-		x.waitFor("the dashboard recording", e2eWait, func(s string) bool { return strings.Contains(s, "● REC") && headerTime(s) > 0.5 })
+		x := openTerm(t, "sig-"+tc.name, dir, 200, 40, bin, "run", "--record", rec, "--speed", "1")
+		x.waitFor("the dashboard recording", e2eWait, func(s string) bool { return strings.Contains(s, "⏺ REC") && headerTime(s) > 0.5 })
 		// the pane stays once the program ends, to be looked at
 		x.tmux("set-option", "-w", "-t", x.name, "remain-on-exit", "on")
 		if got := strings.TrimSpace(x.tmux("display", "-p", "-t", x.name, "#{alternate_on}")); got != "1" {

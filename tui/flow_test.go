@@ -303,7 +303,7 @@ func TestFlowKeys(t *testing.T) {
 	}
 	// R toggles recording; q then asks first
 	f.keys("R")
-	f.waitFor("recording", func(s string) bool { return strings.Contains(s, "● REC clusterlab-fake-1.jsonl") })
+	f.waitFor("recording", func(s string) bool { return strings.Contains(s, "⏺ REC clusterlab-fake-1.jsonl") })
 	f.keys("q")
 	f.waitFor("confirmation", func(s string) bool { return strings.Contains(s, "quit and save it?") })
 	f.keys("n")

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"strings"
 	"testing"
 
@@ -153,6 +154,33 @@ func TestGoldenModes(t *testing.T) {
 	})
 }
 
+// TestGoldenPalettes: the screen at 80×24, 120×40 and 200×60, in 256 colours, on a
+// dark terminal and on a light one (the dashboard takes the light palette when the
+// terminal answers that its background is light).
+func TestGoldenPalettes(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		for _, bg := range []struct {
+			name string
+			c    color.Color
+		}{{"dark", color.Black}, {"light", color.White}} {
+			t.Run(fmt.Sprintf("%dx%d-%s", size[0], size[1], bg.name), func(t *testing.T) {
+				m := sized(scenario(5, "bully", "election"), size[0], size[1])
+				m.Update(tea.BackgroundColorMsg{Color: bg.c})
+				want := darkPalette
+				if bg.name == "light" {
+					want = lightPalette
+				}
+				if m.st.pal.fg != want.fg {
+					t.Fatalf("on a %s background the palette is %v", bg.name, m.st.pal)
+				}
+				out := m.Render()
+				checkBox(t, out, size[0], size[1])
+				golden.RequireEqual(t, render(out, colorprofile.ANSI256))
+			})
+		}
+	}
+}
+
 // TestGoldenSizes covers many nodes and small terminals.
 func TestGoldenSizes(t *testing.T) {
 	for _, c := range []struct {
@@ -199,6 +227,14 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	case "end":
 		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	}

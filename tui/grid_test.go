@@ -12,7 +12,7 @@ import (
 )
 
 // idRunsIntoGlyph is a digit touching a node's glyph: 100● reads as one word.
-var idRunsIntoGlyph = regexp.MustCompile(`[0-9][●★✗◐◌◆◉]|[●★✗◐◌◆◉][0-9]`)
+var idRunsIntoGlyph = regexp.MustCompile(`[0-9][●★✖◐◌◆◇◉]|[●★✖◐◌◆◇◉][0-9]`)
 
 // TestCompactGrid: at 300 and 1,000 nodes the nodes pane keeps ids apart from the
 // dots, shows every node, heads each row of dots with its first node's id, and a
@@ -34,7 +34,7 @@ func TestCompactGrid(t *testing.T) {
 				cells := []rune(l)
 				rowFirst := -1
 				for x, r := range cells {
-					if !strings.ContainsRune("●★✗◐◌◆◉", r) || y == len(lines)-1 {
+					if !strings.ContainsRune("●★✖◐◌◆◇◉", r) || y == len(lines)-1 {
 						continue // the legend's glyphs are not nodes
 					}
 					i, ok := m.place.nodes.cardAt(x, y)

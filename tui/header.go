@@ -94,7 +94,7 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 	if h.writing {
 		parts = append(parts, part{st.Recording.Render(st.Lang.F("tui.hdr.writing", h.rec, int(h.written*100))), 0})
 	} else if h.rec != "" {
-		parts = append(parts, part{st.Recording.Render("● REC " + h.rec), 1})
+		parts = append(parts, part{st.Recording.Render("⏺ REC " + h.rec), 1})
 	}
 	if h.file != "" {
 		parts = append(parts, part{st.Header.Render(st.T("tui.hdr.file") + " " + h.file), 1})

@@ -20,7 +20,7 @@ func TestHelpPages(t *testing.T) {
 		name  string
 		w, h  int
 		pages int
-	}{{"80x24", 80, 24, 2}, {"160x48", 160, 48, 1}} {
+	}{{"80x24", 80, 24, 4}, {"160x48", 160, 48, 1}} {
 		for _, replay := range []bool{false, true} {
 			name := c.name
 			if replay {

@@ -24,7 +24,7 @@ const (
 )
 
 // roleCells are the strip's glyphs, indexed by role.
-var roleCells = [...]rune{roleNone: ' ', roleUp: '─', roleDown: '·', roleLeader: '█', roleCandidate: '▒', roleCS: '█', roleSuspected: '░'}
+var roleCells = [...]rune{roleNone: ' ', roleUp: '─', roleDown: '_', roleLeader: '█', roleCandidate: '▒', roleCS: '▓', roleSuspected: '░'}
 
 // historyWindow is how much virtual time the strip spans (µs).
 const historyWindow = 10_000_000

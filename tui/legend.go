@@ -83,19 +83,33 @@ func legendLine(st *Styles, set legendItem, w int) string {
 	return st.Muted.Render(b.String())
 }
 
-// glyphHelp is every glyph and abbreviation the dashboard's cards use, wrapped to
-// w cells, for the full help.
+// glyphSections are the help's glyph sections after the cards': each a catalog
+// key whose text lists a pane's glyphs, two spaces apart.
+var glyphSections = []string{"tui.glyph.timeline", "tui.glyph.traffic", "tui.glyph.suspects", "tui.glyph.topology",
+	"tui.glyph.history", "tui.glyph.replay", "tui.glyph.header"}
+
+// glyphHelp is every glyph and abbreviation the dashboard draws, by pane, wrapped
+// to w cells, for the full help: the cards' (the legend's), then each pane's, and
+// a line on colours. Each glyph has one meaning wherever it is drawn.
 func glyphHelp(st *Styles, w int) []string {
 	var lines []string
-	line := st.T("tui.legend.title")
-	for _, t := range legendTexts(st, lgEnd-1) {
-		if ansi.StringWidth(line)+2+ansi.StringWidth(t) > w {
-			lines = append(lines, line)
-			line = " "
+	section := func(title string, items []string) {
+		line := title
+		for _, t := range items {
+			if ansi.StringWidth(line)+2+ansi.StringWidth(t) > w {
+				lines = append(lines, line)
+				line = " "
+			}
+			line += "  " + t
 		}
-		line += "  " + t
+		lines = append(lines, line)
 	}
-	lines = append(lines, line)
+	section(st.T("tui.legend.title"), legendTexts(st, lgEnd-1))
+	for _, k := range glyphSections {
+		title, items, _ := strings.Cut(st.T(k), ":")
+		section(title+":", strings.Split(strings.TrimSpace(items), "  "))
+	}
+	section(st.T("tui.help.colours"), nil)
 	for i := range lines {
 		lines[i] = st.Muted.Render(lines[i])
 	}

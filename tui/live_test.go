@@ -156,13 +156,13 @@ func TestLiveRecordInBackground(t *testing.T) {
 	f := startFlow(t, l, 160, 48)
 	f.waitFor("a long past", func(s string) bool { return headerTime(s) > 500 })
 	f.keys("R")
-	f.waitFor("the writing progress", func(s string) bool { return regexp.MustCompile(`◌ writing \S+ \d+%`).MatchString(s) })
+	f.waitFor("the writing progress", func(s string) bool { return regexp.MustCompile(`↧ writing \S+ \d+%`).MatchString(s) })
 	f.keys("space")
 	// The key answers while the past is written. Paused, the live clock stands
 	// still and the writing catches up with it: on a busy machine it may do so
 	// before a frame shows both, and then the recording goes on as usual.
 	f.waitFor("paused while writing, or paused and recording", func(s string) bool {
-		return strings.Contains(s, "⏸ paused") && (strings.Contains(s, "◌ writing") || strings.Contains(s, "● REC"))
+		return strings.Contains(s, "⏸ paused") && (strings.Contains(s, "↧ writing") || strings.Contains(s, "⏺ REC"))
 	})
 	f.keys("q")
 	// Paused, the past is still being written: q usually cancels it, but on a
@@ -170,7 +170,7 @@ func TestLiveRecordInBackground(t *testing.T) {
 	// key, and then q stops and saves the recording instead. Either way nothing
 	// is recorded after q, and a cancelled file is gone while a saved one is whole.
 	s := f.waitFor("the recording cancelled or saved", func(s string) bool {
-		return (strings.Contains(s, "✗ recording cancelled") || strings.Contains(s, "recording saved to")) && !strings.Contains(s, "◌ writing")
+		return (strings.Contains(s, "✗ recording cancelled") || strings.Contains(s, "recording saved to")) && !strings.Contains(s, "↧ writing")
 	})
 	if l.Recording() != "" {
 		t.Fatalf("still recording %q after q", l.Recording())

@@ -129,15 +129,13 @@ func (p *matrixPane) draw(s *trace.Snapshot, sel int) string {
 			t := s.Nodes[j]
 			var c string
 			switch {
-			case !o.Up:
-				c = st.Muted.Render(pad("·", cell))
-			case t.ID == o.ID:
-				c = st.Muted.Render(pad("╲", cell))
+			case !o.Up, t.ID == o.ID:
+				c = pad("", cell) // a down observer trusts no one; no one suspects itself
 			case susp[t.ID]:
 				if t.Up {
-					c = st.Warn.Render(pad("◆", cell)) // a mistake: suspects a live node
+					c = st.Warn.Render(pad("⊘", cell)) // a mistake: suspects a live node
 				} else {
-					c = st.Bad.Render(pad("◆", cell))
+					c = st.Bad.Render(pad("⊗", cell))
 				}
 			default:
 				c = st.Good.Render(pad("○", cell))
@@ -153,7 +151,7 @@ func (p *matrixPane) draw(s *trace.Snapshot, sel int) string {
 			} else if v, ok := counter(o.Status, "timeout_ms"); ok {
 				b.WriteString(" " + strconv.FormatInt(v, 10) + "ms")
 				if m, ok := counter(o.Status, "mistakes"); ok && m > 0 {
-					b.WriteString(st.Warn.Render(" ✗" + strconv.FormatInt(m, 10)))
+					b.WriteString(st.Warn.Render(" ⊘" + strconv.FormatInt(m, 10)))
 				}
 			}
 		}

@@ -102,6 +102,9 @@ const noteFor = 15 * time.Second
 // overFor is how long the banner says that an alert is over.
 const overFor = 4 * time.Second
 
+// burstHold is the wall time a drop's burst stays on the circle at least.
+const burstHold = 500 * time.Millisecond
+
 // tickMsg pulls the next snapshot.
 type tickMsg time.Time
 
@@ -242,8 +245,32 @@ func (m *Model) hideHeartbeats(hide bool) {
 	m.traffic.filter.hideHB, m.timeline.hideHB = hide, hide
 }
 
-// Init starts the tick.
-func (m *Model) Init() tea.Cmd { return m.tick() }
+// Init starts the tick and asks the terminal for its background, to pick the
+// light palette on a light one.
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.tick(), tea.RequestBackgroundColor) }
+
+// setPalette draws with the dark or the light palette from now on, unless the
+// options gave styles of their own.
+func (m *Model) setPalette(dark bool) {
+	if m.opts.Styles != nil || m.st.pal.fg == "" {
+		return
+	}
+	want := lightPalette
+	if dark {
+		want = darkPalette
+	}
+	if m.st.pal.fg == want.fg {
+		return
+	}
+	l := m.st.Lang
+	*m.st = *paletteStyles(want) // the panes hold m.st: they draw in it at once
+	m.st.Lang = l
+	m.help.Styles = m.st.Help
+	m.place.nodes.dots = nil // styled looks, kept
+	m.timeline.groupPens = nil
+	m.bar.lines = nil
+	m.dirty = true
+}
 
 // pausedTick is the tick while a live session is paused or idle: nothing changes
 // but the status line and the clock, so such a dashboard does next to no work.
@@ -307,6 +334,11 @@ func (m *Model) refresh() {
 	m.place.hist.observe(m.snap)
 	m.latch.observe(m.snap, m.clock())
 	m.b.snap, m.b.left = m.snap, m.latch.left(m.snap)
+	speed := m.hs.speed
+	if speed <= 0 {
+		speed = 1000
+	}
+	m.b.hold = int64(float64(burstHold.Microseconds()) * speed)
 	if m.b.sel >= len(m.snap.Nodes) {
 		m.b.sel = max(0, len(m.snap.Nodes)-1)
 	}
@@ -406,6 +438,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.dirty = true
 		}
 		return m, m.tick()
+	case tea.BackgroundColorMsg:
+		m.setPalette(msg.IsDark())
+		return m, nil
 	case tea.MouseMotionMsg:
 		// the pointer moves often: a frame only when the node under it changes
 		if m.hoverAt(msg.Mouse()) {
@@ -929,6 +964,9 @@ func (m *Model) Render() string {
 		lines = append(lines, m.st.Error.Render(fit(ansi.Truncate(" ✗ "+m.hs.stopped, m.w, "…"), m.w)))
 	} else if b := m.bannerLine(); b != "" {
 		lines = append(lines, b)
+	} else if m.seek == nil && m.hs.paused && s.T == 0 {
+		// a run that opens paused says how to start it
+		lines = append(lines, fit(m.st.Flash.Render(m.st.T("tui.first.paused")), m.w))
 	} else {
 		lines = append(lines, storyLine(m.st, s, m.w, m.lay.storyH > 0))
 	}

@@ -31,7 +31,7 @@ func findIn(screen, text string, from, to int) (x, y int, ok bool) {
 // label is where id is written beside its glyph on the topology's circle: "●n3"
 // or "n11★" (the table at the right writes "n3  ●"). The id's first cell is given.
 func label(screen, id string, from int) (x, y int, ok bool) {
-	isGlyph := func(r rune) bool { return strings.ContainsRune("●★✗◐◌◆", r) }
+	isGlyph := func(r rune) bool { return strings.ContainsRune("●★✖◐◌◆◇", r) }
 	for y, l := range strings.Split(screen, "\n") {
 		if y < from {
 			continue
@@ -71,14 +71,14 @@ func TestMouseHit(t *testing.T) {
 			nodesTop := m.topLines()
 			for i, n := range m.snap.Nodes {
 				s := plain(m.Render())
-				// a full card's title is "─ n3 ", a smaller card's line "▸n3 " or " n3 "
+				// a full card's title is "─ n3 ", a smaller card's line "»n3 " or " n3 "
 				end := nodesTop + m.lay.nodesH - 1
 				x, y, ok := findIn(s, "─ "+n.ID.String()+" ", nodesTop+1, end)
 				if ok {
 					x += 2
 				} else if x, y, ok = findIn(s, " "+n.ID.String()+" ", nodesTop+1, end); ok {
 					x++
-				} else if x, y, ok = findIn(s, "▸"+n.ID.String()+" ", nodesTop+1, end); ok {
+				} else if x, y, ok = findIn(s, "»"+n.ID.String()+" ", nodesTop+1, end); ok {
 					x++
 				}
 				if !ok {

@@ -353,7 +353,7 @@ func upText(l lang.Lang, n trace.NodeView) string {
 func glyph(n trace.NodeView) string {
 	switch {
 	case !n.Up:
-		return "✗"
+		return "✖"
 	case n.Status.Leader == n.ID:
 		return "★"
 	case n.Status.CS == node.CSHeld:
@@ -372,7 +372,7 @@ func glyph(n trace.NodeView) string {
 // glyphItem is the legend entry of a glyph.
 func glyphItem(g string) legendItem {
 	switch g {
-	case "✗":
+	case "✖":
 		return lgDown
 	case "★":
 		return lgLeader
@@ -460,7 +460,7 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, f *cardFacts) []stri
 	case levelLine, levelMedium:
 		mark := " "
 		if sel {
-			mark = "▸"
+			mark = "»"
 		}
 		id := n.ID.String()
 		if p.level == levelLine {

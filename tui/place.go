@@ -66,7 +66,7 @@ func (p *placePane) View() string {
 	s := p.b.snap
 	switch p.view {
 	case viewTopology:
-		p.topo.left = p.b.left
+		p.topo.left, p.topo.hold, p.topo.hover = p.b.left, p.b.hold, p.b.hover
 		return p.topo.draw(s, p.b.sel, p.focused)
 	case viewHistory:
 		return p.hist.draw(s, p.b.sel, p.focused)

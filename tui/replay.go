@@ -96,7 +96,7 @@ func (p *progressPane) View(r replayState, t int64, paused bool) string {
 	return st.Title.Render(left) + p.bar(r, t, bw) + st.Muted.Render(right)
 }
 
-// bar draws the recording as w cells: played ━, to come ─, ◆ at each mark and ●
+// bar draws the recording as w cells: played ━, to come ─, ▾ at each mark and ▮
 // where t is.
 func (p *progressPane) bar(r replayState, t int64, w int) string {
 	st := p.st
@@ -126,9 +126,9 @@ func (p *progressPane) bar(r replayState, t int64, w int) string {
 		c, g := 1, "─"
 		switch {
 		case i == cur:
-			c, g = 3, "●"
+			c, g = 3, "▮"
 		case marked[i]:
-			c, g = 2, "◆"
+			c, g = 2, "▾"
 		case i < cur:
 			c, g = 0, "━"
 		}

@@ -140,3 +140,39 @@ func TestTwoHoldersNeverAlike(t *testing.T) {
 		t.Errorf("the two sections are not drawn in styles of their own")
 	}
 }
+
+// TestStoryPause: with P on, a run pauses at each story line as its moment comes,
+// for a teacher to talk over; space goes on to the next one (issue 23).
+func TestStoryPause(t *testing.T) {
+	l := openLive(t, "bully", 4)
+	l.SetPaused(true)
+	m := New(l, Options{Title: "bully"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if s := plain(m.Render()); !strings.Contains(s, "space starts it") {
+		t.Errorf("paused at t=0, the line under the header does not say how to start:\n%s", strings.Split(s, "\n")[1])
+	}
+	press(m, "P", "space")
+	deadline := time.Now().Add(20 * time.Second)
+	for !l.Paused() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no pause at the first story line; at %s", fmtT(l.Snapshot().T))
+		}
+		time.Sleep(20 * time.Millisecond)
+		m.Update(tickMsg(time.Now()))
+	}
+	// the first line, at 3.5 s: paused within a frame of it
+	if at := l.Snapshot().T; at < 3_500_000 || at > 3_800_000 {
+		t.Errorf("paused at %s, want just after the story line at 3.500s", fmtT(at))
+	}
+	if s := plain(m.Render()); !strings.Contains(s, "about to crash") || !strings.Contains(s, "paused at a story line") {
+		t.Errorf("paused at the line, the screen does not show it:\n%s", s)
+	}
+	press(m, "space")
+	for !l.Paused() || l.Snapshot().T < 8_500_000 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no pause at the second story line; at %s", fmtT(l.Snapshot().T))
+		}
+		time.Sleep(20 * time.Millisecond)
+		m.Update(tickMsg(time.Now()))
+	}
+}

@@ -50,7 +50,7 @@ func (p *storyPane) markLines(s *trace.Snapshot) []string {
 	st := p.b.st
 	var marks []string
 	for _, m := range s.Markers {
-		for _, l := range strings.Split(ansi.Wrap("▸ "+fmtT(m.T)+" "+st.Lang.Marker(m.Text), max(p.w-2, 1), ""), "\n") {
+		for _, l := range strings.Split(ansi.Wrap("❝ "+fmtT(m.T)+" "+st.Lang.Marker(m.Text), max(p.w-2, 1), ""), "\n") {
 			marks = append(marks, st.Marker.Render(l))
 		}
 	}
@@ -98,7 +98,7 @@ func storyLine(st *Styles, s *trace.Snapshot, w int, paneShown bool) string {
 		return ""
 	}
 	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh && s.Markers[k-1].T >= s.ScriptT {
-		return fit(st.Marker.Render("▸ "+st.Lang.Marker(s.Markers[k-1].Text)), w)
+		return fit(st.Marker.Render("❝ "+st.Lang.Marker(s.Markers[k-1].Text)), w)
 	}
 	if paneShown {
 		return fit("", w)

@@ -66,6 +66,8 @@ type Styles struct {
 
 	// pensOf is the pens of the styles drawn most, made on first use
 	pensOf *stylePens
+	// pal is the palette the styles were made from, if any
+	pal palette
 }
 
 // stylePens are the pens of the styles drawn most: borders, titles and the
@@ -91,53 +93,115 @@ func (st *Styles) pens() *stylePens {
 	return st.pensOf
 }
 
-// DefaultStyles is the dashboard's palette, chosen to read on dark and light
-// terminals; the program downsamples it to what the terminal supports.
-func DefaultStyles() *Styles {
+// palette is the colours of the dashboard, by the role they play: xterm-256 colours
+// above 15 (the first sixteen are the terminal's own, and vary), chosen so that
+// text reads at 4.5:1 or more and lines at 3:1 or more against the background
+// they are meant for (TestPaletteContrast measures every role against two
+// backgrounds of each kind). Colour never carries a meaning alone: a glyph or a
+// letter says it too, so NO_COLOR loses nothing.
+type palette struct {
+	fg, title, muted, line                string // text, pane titles, secondary text, borders and lifelines
+	hdrBg, hdrFg, hdrValue, hdrBrand      string // the header line
+	running, paused, recording            string // the header's run state (on hdrBg)
+	focus                                 string // the focused border and title, keys, prompts
+	up, down, slow, lead, left, good, bad string
+	flash, marker, arrow                  string
+	bannerFg, bannerBg, overFg, overBg    string
+	sideFg, sideBg                        string
+	helpKey, helpDesc, helpSep            string
+	groups                                []string
+}
+
+// darkPalette is for a dark terminal (measured against black and #262626).
+var darkPalette = palette{
+	fg: "252", title: "250", muted: "246", line: "243",
+	hdrBg: "236", hdrFg: "252", hdrValue: "255", hdrBrand: "212",
+	running: "42", paused: "214", recording: "210",
+	focus: "212",
+	up:    "42", down: "203", slow: "214", lead: "220", left: "180", good: "42", bad: "203",
+	flash: "81", marker: "183", arrow: "75",
+	bannerFg: "231", bannerBg: "160", overFg: "16", overBg: "42",
+	sideFg: "16", sideBg: "81",
+	helpKey: "250", helpDesc: "246", helpSep: "243",
+	groups: []string{"81", "213", "149", "215", "141", "43"},
+}
+
+// lightPalette is for a light terminal (measured against white and #eeeeee).
+var lightPalette = palette{
+	fg: "235", title: "237", muted: "240", line: "244",
+	hdrBg: "254", hdrFg: "235", hdrValue: "232", hdrBrand: "125",
+	running: "22", paused: "58", recording: "124",
+	focus: "125",
+	up:    "22", down: "160", slow: "58", lead: "94", left: "61", good: "22", bad: "160",
+	flash: "25", marker: "90", arrow: "25",
+	bannerFg: "231", bannerBg: "124", overFg: "231", overBg: "22",
+	sideFg: "231", sideBg: "25",
+	helpKey: "237", helpDesc: "240", helpSep: "244",
+	groups: []string{"25", "127", "22", "23", "55", "89"},
+}
+
+// DefaultStyles is the dashboard's palette for a dark terminal, which the
+// dashboard starts with; the program downsamples it to what the terminal
+// supports.
+func DefaultStyles() *Styles { return paletteStyles(darkPalette) }
+
+// LightStyles is the palette for a light terminal: the dashboard switches to it
+// when the terminal says its background is light.
+func LightStyles() *Styles { return paletteStyles(lightPalette) }
+
+func paletteStyles(p palette) *Styles {
 	c := lipgloss.Color
+	fg := func(x string) lipgloss.Style { return lipgloss.NewStyle().Foreground(c(x)) }
+	hdr := func(x string) lipgloss.Style { return fg(x).Background(c(p.hdrBg)) }
 	s := &Styles{
-		Header:      lipgloss.NewStyle().Foreground(c("252")).Background(c("236")),
-		Brand:       lipgloss.NewStyle().Bold(true).Foreground(c("212")).Background(c("236")),
-		HeaderValue: lipgloss.NewStyle().Bold(true).Foreground(c("255")).Background(c("236")),
-		Running:     lipgloss.NewStyle().Bold(true).Foreground(c("42")).Background(c("236")),
-		Paused:      lipgloss.NewStyle().Bold(true).Foreground(c("214")).Background(c("236")),
-		Recording:   lipgloss.NewStyle().Bold(true).Foreground(c("196")).Background(c("236")),
+		Header:      hdr(p.hdrFg),
+		Brand:       hdr(p.hdrBrand).Bold(true),
+		HeaderValue: hdr(p.hdrValue).Bold(true),
+		Running:     hdr(p.running).Bold(true),
+		Paused:      hdr(p.paused).Bold(true),
+		Recording:   hdr(p.recording).Bold(true),
 
-		Border:        lipgloss.NewStyle().Foreground(c("240")),
-		BorderFocused: lipgloss.NewStyle().Foreground(c("212")),
-		Title:         lipgloss.NewStyle().Bold(true).Foreground(c("250")),
-		TitleFocused:  lipgloss.NewStyle().Bold(true).Foreground(c("212")),
+		Border:        fg(p.line),
+		BorderFocused: fg(p.focus),
+		Title:         fg(p.title).Bold(true),
+		TitleFocused:  fg(p.focus).Bold(true),
 
-		Muted: lipgloss.NewStyle().Foreground(c("244")),
-		Up:    lipgloss.NewStyle().Foreground(c("42")),
-		Down:  lipgloss.NewStyle().Bold(true).Foreground(c("196")),
-		Slow:  lipgloss.NewStyle().Foreground(c("214")),
-		Lead:  lipgloss.NewStyle().Bold(true).Foreground(c("220")),
-		Left:  lipgloss.NewStyle().Italic(true).Foreground(c("180")),
-		Warn:  lipgloss.NewStyle().Foreground(c("214")),
-		Bad:   lipgloss.NewStyle().Foreground(c("203")),
-		Good:  lipgloss.NewStyle().Foreground(c("42")),
-		Key:   lipgloss.NewStyle().Bold(true).Foreground(c("212")),
+		Muted: fg(p.muted),
+		Up:    fg(p.up),
+		Down:  fg(p.down).Bold(true),
+		Slow:  fg(p.slow),
+		Lead:  fg(p.lead).Bold(true),
+		Left:  fg(p.left).Italic(true),
+		Warn:  fg(p.slow),
+		Bad:   fg(p.bad),
+		Good:  fg(p.good),
+		Key:   fg(p.focus).Bold(true),
 
 		Selected: lipgloss.NewStyle().Reverse(true).Bold(true),
-		SideA:    lipgloss.NewStyle().Bold(true).Foreground(c("0")).Background(c("81")),
+		SideA:    fg(p.sideFg).Background(c(p.sideBg)).Bold(true),
 
-		Banner:  lipgloss.NewStyle().Bold(true).Foreground(c("231")).Background(c("160")),
-		Over:    lipgloss.NewStyle().Bold(true).Foreground(c("16")).Background(c("42")),
-		Prompt:  lipgloss.NewStyle().Bold(true).Foreground(c("212")),
-		Error:   lipgloss.NewStyle().Foreground(c("203")),
-		Flash:   lipgloss.NewStyle().Foreground(c("81")),
-		Story:   lipgloss.NewStyle().Foreground(c("252")),
-		Marker:  lipgloss.NewStyle().Italic(true).Foreground(c("183")),
-		Lane:    lipgloss.NewStyle().Foreground(c("238")),
-		Arrow:   lipgloss.NewStyle().Foreground(c("75")),
-		Dropped: lipgloss.NewStyle().Foreground(c("203")),
-		Event:   lipgloss.NewStyle().Bold(true).Foreground(c("220")),
+		Banner:  fg(p.bannerFg).Background(c(p.bannerBg)).Bold(true),
+		Over:    fg(p.overFg).Background(c(p.overBg)).Bold(true),
+		Prompt:  fg(p.focus).Bold(true),
+		Error:   fg(p.bad),
+		Flash:   fg(p.flash),
+		Story:   fg(p.fg),
+		Marker:  fg(p.marker).Italic(true),
+		Lane:    fg(p.line),
+		Arrow:   fg(p.arrow),
+		Dropped: fg(p.bad),
+		Event:   fg(p.lead).Bold(true),
 
-		Spark: lipgloss.NewStyle().Foreground(c("75")),
+		Spark: fg(p.arrow),
 
-		Groups: []color.Color{c("81"), c("213"), c("149"), c("215"), c("141"), c("43")},
-		Help:   help.DefaultDarkStyles(),
+		Help: help.Styles{
+			ShortKey: fg(p.helpKey).Bold(true), ShortDesc: fg(p.helpDesc), ShortSeparator: fg(p.helpSep),
+			Ellipsis: fg(p.helpSep), FullKey: fg(p.helpKey).Bold(true), FullDesc: fg(p.helpDesc), FullSeparator: fg(p.helpSep),
+		},
+		pal: p,
+	}
+	for _, g := range p.groups {
+		s.Groups = append(s.Groups, c(g))
 	}
 	return s
 }

@@ -156,3 +156,26 @@ func TestTimelineNoCutTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestMatrixFollowsSelection: at 1,000 nodes, selecting n500 brings both its row
+// and its column into the suspect matrix (issue 23: the columns stayed n1…n10, so
+// "everyone suspects n500" was never in view).
+func TestMatrixFollowsSelection(t *testing.T) {
+	f := newFake(1000, "heartbeat-dp", "detector")
+	m := sized(f, 160, 48)
+	for _, k := range []string{"#", "5", "0", "0", "enter"} {
+		m.Update(keyMsg(k))
+	}
+	out := plain(m.matrix.View())
+	lines := strings.Split(out, "\n")
+	if len(lines) < 3 || !strings.Contains(lines[1], "n500") {
+		t.Fatalf("n500 is not among the matrix's columns:\n%s", out)
+	}
+	row := false
+	for _, l := range lines[2:] {
+		row = row || strings.HasPrefix(strings.TrimLeft(l, "│"), "n500")
+	}
+	if !row || !strings.Contains(lines[0], "of 1000") {
+		t.Errorf("n500's row, or the window's title, is missing:\n%s", out)
+	}
+}

@@ -33,6 +33,11 @@ type topoPane struct {
 	drawn topoHit
 	// left is the nodes that just left the critical section (board.left)
 	left map[node.ID]int64
+	// hold is how long (virtual µs) a drop's burst stays drawn at least: half
+	// a second of wall time at the speed of the run, so that it is seen at ×1
+	hold int64
+	// hover is the node under the pointer, as index + 1; 0 for none
+	hover int
 }
 
 // SetSize sets the pane's box.
@@ -113,7 +118,7 @@ func (cv *topoCanvas) line(a, b point, c uint8) {
 	}
 	ch := '─'
 	if c == tcCut {
-		ch = '·' // a cut link is dotted, so it reads without colour
+		ch = '╌' // a cut link is dashed, so it reads without colour
 	}
 	ax, ay := float64(abs(dx)), float64(abs(dy))*2
 	switch {
@@ -193,6 +198,26 @@ func (cv *topoCanvas) render(pal []lipgloss.Style) []string {
 	return lines
 }
 
+// typeLetters gives each message type the letter its messages are drawn with on
+// the circle: its first letter not taken by a type before it (ELECTION E,
+// ELECTED L), so that types read without their colours.
+func typeLetters(types []trace.TypeCount) map[string]rune {
+	out := make(map[string]rune, len(types))
+	taken := map[rune]bool{}
+	for _, t := range types {
+		r := '•'
+		for _, c := range strings.ToUpper(t.Type) {
+			if c >= 'A' && c <= 'Z' && !taken[c] {
+				r = c
+				break
+			}
+		}
+		taken[r] = true
+		out[t.Type] = r
+	}
+	return out
+}
+
 // typeColour is the canvas colour of message type t.
 func typeColour(t string) uint8 {
 	h := fnv.New32a()
@@ -237,8 +262,10 @@ type flight struct {
 }
 
 // flights lists the messages of the snapshot's recent events that are sent and not
-// yet delivered or dropped, and those dropped less than one mean delay ago.
-func flights(s *trace.Snapshot, est int64) (inFlight, bursts []flight) {
+// yet delivered or dropped, and those dropped less than one mean delay, or hold
+// (µs), ago. A drop bursts where the message was lost: half way along its link
+// (lost, or cut by a partition at its sending), or at the receiver that was down.
+func flights(s *trace.Snapshot, est, hold int64) (inFlight, bursts []flight) {
 	sent := make(map[uint64]int, len(s.Recent))
 	done := make(map[uint64]bool, len(s.Recent))
 	for i := range s.Recent {
@@ -252,12 +279,12 @@ func flights(s *trace.Snapshot, est int64) (inFlight, bursts []flight) {
 			done[e.MID] = true
 		case trace.Drop:
 			done[e.MID] = true
-			if s.T-e.T <= est && e.From != e.To {
+			if s.T-e.T <= max(est, hold) && e.From != e.To {
 				f := 0.5
-				if j, ok := sent[e.MID]; ok {
-					f = float64(e.T-s.Recent[j].T) / float64(est)
+				if e.Reason == trace.ReasonDown {
+					f = 0.85
 				}
-				bursts = append(bursts, flight{from: e.From, to: e.To, typ: msgType(e), frac: min(max(f, 0), 0.95)})
+				bursts = append(bursts, flight{from: e.From, to: e.To, typ: msgType(e), frac: f})
 			}
 		}
 	}
@@ -421,7 +448,8 @@ func (p *topoPane) draw(s *trace.Snapshot, sel int, focused bool) string {
 		}
 	}
 	est := p.meanDelay(s)
-	fl, bursts := flights(s, est)
+	fl, bursts := flights(s, est, p.hold)
+	letters := typeLetters(s.Types)
 	// beyond what fits, every k-th message is drawn
 	room := max(8, cw*ih/6)
 	stride := 1
@@ -438,7 +466,11 @@ func (p *topoPane) draw(s *trace.Snapshot, sel int, focused bool) string {
 			continue
 		}
 		q := lerp(pos[a], pos[b], f.frac)
-		cv.set(q.x, q.y, '•', typeColour(f.typ))
+		g := letters[f.typ]
+		if g == 0 {
+			g = '•'
+		}
+		cv.set(q.x, q.y, g, typeColour(f.typ))
 		shown++
 		if len(types) < 6 && !slices.Contains(types, f.typ) {
 			types = append(types, f.typ)
@@ -479,7 +511,7 @@ func (p *topoPane) draw(s *trace.Snapshot, sel int, focused bool) string {
 		if len(rows)+1+len(types) <= ih {
 			rows = append(rows, "")
 			for _, t := range types {
-				rows = append(rows, pal[typeColour(t)].Render("•")+" "+p.st.Muted.Render(t))
+				rows = append(rows, pal[typeColour(t)].Render(string(letters[t]))+" "+p.st.Muted.Render(t))
 			}
 		}
 		for y := range lines {
@@ -498,6 +530,12 @@ func (p *topoPane) draw(s *trace.Snapshot, sel int, focused bool) string {
 	}
 	if note != "" {
 		title += " · " + note
+	}
+	// the node under the pointer, else the selected one, named as the cards do
+	if h := p.hover - 1; h >= 0 && h < n && h != sel {
+		title += " · ↖ " + nodeSummary(p.st.Lang, s.Nodes[h], s.Info.Family, s.T)
+	} else if sel >= 0 && sel < n {
+		title += " · " + nodeSummary(p.st.Lang, s.Nodes[sel], s.Info.Family, s.T)
 	}
 	return box(p.st, title, lines, p.w, p.h, focused)
 }
@@ -709,6 +747,10 @@ func (p *topoPane) drawNode(cv *topoCanvas, nv trace.NodeView, q point, sel, lab
 		g = '◆'
 	case g == '●' && justLeft(p.left, nv):
 		g = '◇'
+	case g == '●' && nv.Group > 0 && !labels:
+		// a partition's side reads without its colour on a big circle, where no
+		// label names the node (the table beside a small one gives the letter)
+		g = []rune(groupLetter(nv.Group))[0]
 	}
 	cv.set(q.x, q.y, g, c)
 	if labels || sel {

@@ -86,7 +86,7 @@ func TestFlowTopology(t *testing.T) {
 	})
 	f.keys("3", "c")
 	f.waitFor("n3 down in the topology's table", func(s string) bool {
-		return regexp.MustCompile(`n3 ✗ down`).MatchString(s) && strings.Contains(s, "✗n3")
+		return regexp.MustCompile(`n3 ✖ down`).MatchString(s) && strings.Contains(s, "✖n3")
 	})
 	f.keys("V")
 	f.waitFor("the history strip", func(s string) bool {
@@ -96,8 +96,9 @@ func TestFlowTopology(t *testing.T) {
 	f.waitFor("the cards again", func(s string) bool { return strings.Contains(s, "Nodes (5)") })
 }
 
-// TestTopologyInFlight checks the glyph of a message in flight: it moves along its
-// link as virtual time passes, and it is gone once the message is delivered.
+// TestTopologyInFlight checks the glyph of a message in flight, the letter of its
+// type (E for ELECTION, so that types read without their colours): it moves along
+// its link as virtual time passes, and it is gone once the message is delivered.
 func TestTopologyInFlight(t *testing.T) {
 	f := newFake(2, "bully", "election")
 	f.traffic(1)
@@ -108,7 +109,7 @@ func TestTopologyInFlight(t *testing.T) {
 	p.SetSize(60, 12)
 	glyphAt := func() (int, int) {
 		for y, l := range strings.Split(plain(p.draw(f.st.Snapshot(), -1, false)), "\n") {
-			if x := strings.Index(l, "•"); x >= 0 && !strings.Contains(l, "ELECTION") {
+			if x := strings.Index(l, "E"); x >= 0 && !strings.Contains(l, "ELECTION") {
 				return len([]rune(l[:x])), y
 			}
 		}
@@ -311,5 +312,77 @@ func TestTopologyReplaysIdentically(t *testing.T) {
 	}
 	if !strings.Contains(plain(live), "2 in flight") {
 		t.Errorf("want the story's two messages in flight:\n%s", plain(live))
+	}
+}
+
+// TestTopologyBurstHeld: a drop's burst stays on the circle for half a second of
+// wall time at the run's speed (issue 23: 0 of 250 frames showed one at ×1), half
+// way along the link for a message lost, at the receiver for one sent to a down
+// node.
+func TestTopologyBurstHeld(t *testing.T) {
+	for _, reason := range []string{trace.ReasonLoss, trace.ReasonDown} {
+		f := newFake(2, "bully", "election")
+		f.traffic(1)
+		f.t += 100_000
+		f.inFlight(1, 2, "ELECTION")
+		msg := node.Message{Type: "ELECTION", ID: 1}
+		f.emit(trace.Event{Ev: trace.Drop, From: 1, To: 2, MID: f.mid, Msg: &msg, Reason: reason})
+		p := &topoPane{st: DefaultStyles(), hold: 500_000} // ×1
+		p.SetSize(40, 20)
+		at := func() int {
+			for y, l := range strings.Split(plain(p.draw(f.st.Snapshot(), -1, false)), "\n") {
+				if strings.Contains(l, "✶") {
+					return y
+				}
+			}
+			return -1
+		}
+		f.t += 400_000 // far past the mean delay, within half a second
+		f.emit(trace.Event{Ev: trace.TimerEv, Node: 1, Name: "tick"})
+		y := at()
+		// n1 is at the top of the circle, n2 at the bottom (rows 1 and 18)
+		switch {
+		case y < 0:
+			t.Errorf("%s: no burst 400 ms after the drop at ×1", reason)
+		case reason == trace.ReasonLoss && (y < 7 || y > 12):
+			t.Errorf("%s: the burst is at row %d, want half way along the link", reason, y)
+		case reason == trace.ReasonDown && y < 13:
+			t.Errorf("%s: the burst is at row %d, want at the receiver", reason, y)
+		}
+		f.t += 200_000
+		f.emit(trace.Event{Ev: trace.TimerEv, Node: 1, Name: "tick"})
+		if at() >= 0 {
+			t.Errorf("%s: the burst is still drawn 600 ms after the drop", reason)
+		}
+	}
+}
+
+// TestTopologySaysWithoutColour: message types are letters (E, A…), the sides of a
+// partition on a big circle are letters (A, B), and the title names the selected
+// node, or the one under the pointer (issue 23: three • in three colours, groups
+// in colour only).
+func TestTopologySaysWithoutColour(t *testing.T) {
+	f := newFake(300, "bully", "election")
+	must(f.Do("partition n1,n2,n3 | n4,n5"))
+	f.publish()
+	m := sized(f, 160, 48)
+	m.Update(keyMsg("v"))
+	out := plain(m.Render())
+	if !strings.Contains(out, "A") || strings.Count(out, "B") < 1 {
+		t.Errorf("no group letters on the circle:\n%s", out)
+	}
+	if !regexp.MustCompile(`Topology · .* · n1: `).MatchString(out) {
+		t.Errorf("the title does not name the selected node n1:\n%s", strings.Split(out, "\n")[2])
+	}
+	letters := typeLetters([]trace.TypeCount{{Type: "ANSWER"}, {Type: "COORDINATOR"}, {Type: "ELECTED"}, {Type: "ELECTION"}})
+	if letters["ELECTED"] == letters["ELECTION"] || letters["ANSWER"] != 'A' || letters["ELECTED"] != 'E' {
+		t.Errorf("type letters %q", letters)
+	}
+	// the pointer over a dot names it
+	r := m.boxes()[paneNodes]
+	q := m.place.topo.drawn.pos[150]
+	m.Update(tea.MouseMotionMsg{X: r.x + q.x + 1, Y: r.y + q.y + 1})
+	if h := m.b.hover - 1; h <= 0 || !strings.Contains(plain(m.Render()), "↖ "+m.snap.Nodes[h].ID.String()+":") {
+		t.Errorf("the pointer over a dot does not name it (hover %d):\n%s", h, strings.Split(plain(m.Render()), "\n")[2])
 	}
 }
