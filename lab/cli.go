@@ -210,9 +210,7 @@ func (c *runCmd) Run() error {
 	if c.Speed != nil {
 		speed = *c.Speed
 	}
-	// the default demo and the course notes' presets open paused at t=0, saying
-	// how to start: at ×1 their first election is over before the eye finds it
-	paused := c.Paused || c.Speed == nil && (src.Preset == defaultPreset || strings.HasPrefix(src.Preset, "notes-"))
+	paused := c.Paused || c.Speed == nil && opensPaused(src.Preset)
 	live, err := session.NewLive(s, cfg, session.LiveOptions{Record: c.Record, Force: c.Force, Speed: speed, Paused: paused})
 	if err != nil {
 		return badInput(err)
