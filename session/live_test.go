@@ -436,3 +436,23 @@ func TestLiveRateBehind(t *testing.T) {
 		t.Errorf("1 s in 1 s at ×1: rate %v behind %v, want 1 and not behind", p.rate, p.behind)
 	}
 }
+
+// TestLivePastSize: the size R estimates for the past is the events so far at
+// about the bytes a line takes: within a third of what recording them wrote.
+func TestLivePastSize(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "past.jsonl")
+	l := recordingLive(t, path)
+	l.SetPaused(true)
+	time.Sleep(100 * time.Millisecond)
+	events, bytes := l.PastSize()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if events < 100 || bytes < fi.Size()*2/3 || bytes > fi.Size()*4/3 {
+		t.Errorf("%d events estimated at %d bytes; the recording of them is %d bytes", events, bytes, fi.Size())
+	}
+}

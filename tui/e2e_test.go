@@ -211,7 +211,7 @@ func TestEndToEndTmux(t *testing.T) {
 
 	// a tiny storm guard: the dashboard shows sim's storm line, the header says
 	// stopped, and q still quits
-	x = openTerm(t, "storm", dir, 160, 48, bin, "run", "--preset", "bully", "--max-pending", "10")
+	x = openTerm(t, "storm", dir, 160, 48, bin, "run", "--preset", "bully", "--max-pending", "10", "--speed", "1")
 	x.waitFor("the storm line and the clock stopped", e2eWait, func(s string) bool {
 		return strings.Contains(s, "✗ event storm: 10 events pending at t=") && strings.Contains(s, "■ stopped") && !strings.Contains(s, "▶ running")
 	})

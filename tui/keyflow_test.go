@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
 )
 
 // bar is the key bar: the screen's last line.
@@ -191,5 +193,34 @@ func TestKeyFeedback(t *testing.T) {
 	press(m, "enter")
 	if !strings.Contains(m.cmd.err, "no critical section") || slices.Contains(f.Calls(), "request n1 cs") {
 		t.Errorf("`:request n1 cs` on bully: error %q, calls %q", m.cmd.err, f.Calls())
+	}
+}
+
+// TestSmallerThings: msg/s does not count the heartbeats it hides, and a down
+// node's title names no leader (issue 23, smaller).
+func TestSmallerThings(t *testing.T) {
+	f := scenario(5, "bully", "election")
+	f.mu.Lock()
+	hb := node.Message{Type: "HEARTBEAT"}
+	for i := range 50 {
+		f.t = 5_000_000 + int64(i)*1000
+		f.emit(trace.Event{Ev: trace.Deliver, From: 4, To: 1, MID: uint64(9000 + i), Msg: &hb})
+	}
+	f.t = 6_500_000 // the next second begins: the one before is whole
+	el := node.Message{Type: "ELECTION"}
+	f.emit(trace.Event{Ev: trace.Deliver, From: 2, To: 3, MID: 9999, Msg: &el})
+	f.publish()
+	f.mu.Unlock()
+	m := sized(f, 160, 48)
+	rate := regexp.MustCompile(`(\d+) msg/s`)
+	hidden := rate.FindStringSubmatch(plain(m.traffic.View()))
+	press(m, "H")
+	shown := rate.FindStringSubmatch(plain(m.traffic.View()))
+	if hidden == nil || shown == nil || hidden[1] != "0" || shown[1] != "50" {
+		t.Errorf("msg/s with heartbeats hidden %v, shown %v; want 0 and 50", hidden, shown)
+	}
+	press(m, "5")
+	if title := strings.Split(plain(m.Render()), "\n")[2]; !strings.Contains(title, "n5: down") || strings.Contains(title, "leader") {
+		t.Errorf("the down n5's title: %q", title)
 	}
 }

@@ -203,9 +203,9 @@ func New(c Controller, opts Options) *Model {
 	hm.Styles = st.Help
 	m := &Model{
 		c: c, opts: opts, st: st, keys: DefaultKeyMap(), mkeys: newModeKeys(st.Lang), help: hm,
-		cmd:      newPromptLine(":", st.T("tui.prompt.command")),
-		jump:     newPromptLine(st.T("tui.prompt.jump"), "12.5s · 3s · 1500ms"),
-		pick:     newPromptLine(st.T("tui.prompt.select"), st.T("tui.prompt.selecthint")),
+		cmd:      newPromptLine(":", st.T("tui.prompt.command"), st.Lang.F("tui.prompt.toolong", lineLimit)),
+		jump:     newPromptLine(st.T("tui.prompt.jump"), "12.5s · 3s · 1500ms", st.Lang.F("tui.prompt.toolong", lineLimit)),
+		pick:     newPromptLine(st.T("tui.prompt.select"), st.T("tui.prompt.selecthint"), st.Lang.F("tui.prompt.toolong", lineLimit)),
 		header:   headerPane{st: st},
 		progress: progressPane{st: st},
 		w:        80, h: 24,

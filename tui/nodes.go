@@ -317,7 +317,8 @@ func nodeSummary(l lang.Lang, n trace.NodeView, family string, now int64) string
 	if n.Up && n.Status.Role != "" {
 		b.WriteString(" " + l.Word(n.Status.Role))
 	}
-	if family != "mutex" || n.Status.Leader != node.None {
+	// a down node's status is what it had: it names no leader now
+	if n.Up && (family != "mutex" || n.Status.Leader != node.None) {
 		b.WriteString(", " + l.T("tui.node.leader") + " " + n.Status.Leader.String())
 	}
 	if n.Status.Term > 0 {

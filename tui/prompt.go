@@ -17,14 +17,17 @@ type promptLine struct {
 	err     string
 	history []string
 	histIdx int
+	// tooLong is what the line says when a key would take it past lineLimit
+	tooLong string
 }
 
-func newPromptLine(prompt, placeholder string) promptLine {
+func newPromptLine(prompt, placeholder, tooLong string) promptLine {
 	in := textinput.New()
 	in.Prompt = prompt
 	in.Placeholder = placeholder
 	in.SetVirtualCursor(true)
-	return promptLine{in: in}
+	in.CharLimit = lineLimit
+	return promptLine{in: in, tooLong: tooLong}
 }
 
 // open empties the line and focuses it.
@@ -88,6 +91,11 @@ func (p *promptLine) key(msg tea.KeyPressMsg, submit func(line string) error) (d
 	if before == "" && msg.Text == strings.TrimSpace(p.in.Prompt) {
 		return false, nil // the key that opened the prompt, pressed again
 	}
+	if msg.Text != "" && len([]rune(before)) >= lineLimit {
+		// a paste of thousands of keys stops at the limit, and says so
+		p.err = p.tooLong
+		return false, nil
+	}
 	p.in, cmd = p.in.Update(msg)
 	if p.in.Value() != before {
 		p.err = ""
@@ -107,13 +115,19 @@ func (p *promptLine) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// View is the line, with the error if any.
+// View is the line, with the error if any: the error first, where the line is
+// long, so that it is never cut off the screen.
 func (p *promptLine) View(st *Styles) string {
 	if p.err != "" {
 		// the error takes the placeholder's place
 		in := p.in
 		in.Placeholder = ""
-		in.SetWidth(len([]rune(in.Value())) + 1)
+		n := len([]rune(in.Value()))
+		if n > 40 {
+			in.SetWidth(40)
+			return st.Error.Render("✗ "+p.err) + "  " + in.View()
+		}
+		in.SetWidth(n + 1)
 		return in.View() + "  " + st.Error.Render("✗ "+p.err)
 	}
 	return p.in.View()

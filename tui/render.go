@@ -19,6 +19,17 @@ func Renderer() func(s *trace.Snapshot, w, h int) string {
 	return frames(c, &c.s, viewNodes)
 }
 
+// Screen draws one snapshot as the live dashboard shows it at w×h, running at ×1,
+// heartbeats hidden unless the algorithm is a failure detector: the README's
+// screenshot is one (TestREADMEScreenshot).
+func Screen(s *trace.Snapshot, w, h int) string {
+	c := &still{s: s}
+	m := New(c, Options{})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.refresh()
+	return m.Render()
+}
+
 // frames draws the snapshots that the returned function is given, setting *shown
 // (the controller's snapshot) before each frame.
 func frames(c Controller, shown **trace.Snapshot, view nodesView) func(s *trace.Snapshot, w, h int) string {

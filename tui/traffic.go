@@ -2,6 +2,7 @@ package tui
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -166,15 +167,23 @@ func (p *trafficPane) View() string {
 		if ih >= 14 {
 			sh = 2
 		}
+		// heartbeats hidden do not count: the rate is of the messages shown
+		rate := s.Rate
+		if p.filter.hideHB && len(s.BeatRate) > 0 {
+			rate = slices.Clone(s.Rate)
+			for i := range min(len(rate), len(s.BeatRate)) {
+				rate[i] -= s.BeatRate[i]
+			}
+		}
 		cur := 0.0
-		if len(s.Rate) >= 2 {
-			cur = s.Rate[len(s.Rate)-2]
-		} else if len(s.Rate) == 1 {
-			cur = s.Rate[0]
+		if len(rate) >= 2 {
+			cur = rate[len(rate)-2]
+		} else if len(rate) == 1 {
+			cur = rate[0]
 		}
 		label := pad(strconv.Itoa(int(cur))+" msg/s", 11)
 		sw := max(1, iw-len(label))
-		data := s.Rate
+		data := rate
 		if len(data) > sw {
 			data = data[len(data)-sw:]
 		}

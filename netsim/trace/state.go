@@ -105,6 +105,9 @@ type Snapshot struct {
 	// Rate[0] is second RateFrom.
 	Rate     []float64
 	RateFrom int
+	// BeatRate is the heartbeats among Rate, bucket by bucket (it may be
+	// shorter: the seconds after its last have none)
+	BeatRate []float64
 }
 
 // Node returns the view of process id.
@@ -189,7 +192,7 @@ func (st *State) Apply(e *Event) {
 		if !e.Local {
 			st.count(e.Msg.Type).Delivered++
 			st.landed(e)
-			st.rate(e.T)
+			st.rate(e.T, IsHeartbeat(e.Msg.Type))
 		}
 	case Drop:
 		st.count(e.Msg.Type).Dropped++
@@ -363,7 +366,9 @@ func (st *State) count(typ string) *TypeCount {
 	return &st.snap.Types[i]
 }
 
-func (st *State) rate(t int64) {
+// rate counts a delivery at t in its second's bucket, and in BeatRate's too for
+// a heartbeat; both windows slide together.
+func (st *State) rate(t int64, beat bool) {
 	s := &st.snap
 	sec := int(t/1e6) - s.RateFrom
 	if sec < 0 {
@@ -372,11 +377,13 @@ func (st *State) rate(t int64) {
 	if sec >= RateCap {
 		// slide the window so that second sec is its last bucket
 		drop := sec - RateCap + 1
-		if drop >= len(s.Rate) {
-			s.Rate = s.Rate[:0]
-		} else {
-			s.Rate = s.Rate[:copy(s.Rate, s.Rate[drop:])]
+		slide := func(r []float64) []float64 {
+			if drop >= len(r) {
+				return r[:0]
+			}
+			return r[:copy(r, r[drop:])]
 		}
+		s.Rate, s.BeatRate = slide(s.Rate), slide(s.BeatRate)
 		s.RateFrom += drop
 		sec -= drop
 	}
@@ -384,6 +391,12 @@ func (st *State) rate(t int64) {
 		s.Rate = append(s.Rate, 0)
 	}
 	s.Rate[sec]++
+	if beat {
+		for len(s.BeatRate) <= sec {
+			s.BeatRate = append(s.BeatRate, 0)
+		}
+		s.BeatRate[sec]++
+	}
 }
 
 func (st *State) regroup() {
@@ -426,6 +439,7 @@ func (st *State) copySnap() Snapshot {
 	s.AlertKinds = maps.Clone(st.snap.AlertKinds)
 	s.Markers = append([]Event(nil), st.snap.Markers...)
 	s.Rate = append([]float64(nil), st.snap.Rate...)
+	s.BeatRate = append([]float64(nil), st.snap.BeatRate...)
 	s.Rows, s.Beats = st.rows.view()
 	if st.full {
 		s.Recent = append(append([]Event(nil), st.recent[st.head:]...), st.recent[:st.head]...)
