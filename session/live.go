@@ -59,7 +59,7 @@ type Live struct {
 	written float64        // how much of the past a backfill has written, 0 to 1
 	rate    float64        // the pacer's rate and behind, as of the last frame
 	behind  bool
-	events  uint64         // events folded so far, as of the last frame
+	events  uint64 // events folded so far, as of the last frame
 }
 
 // LiveOptions configure a live session.
