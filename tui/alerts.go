@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/clusterlab/clusterlab/lang"
@@ -35,34 +33,12 @@ func kindName(l lang.Lang, kind string) string {
 // alertsPane lists the latest alerts as intervals: when each was raised and when
 // it cleared, or that it still holds, newest last. Focused, it scrolls back
 // through every alert kept and shows each one's text whole, wrapped.
-type alertsPane struct {
-	b       *board
-	w, h    int
-	focused bool
-	keys    scrollKeys
-	scroll  lineScroll
-}
+type alertsPane struct{ linePane }
 
 func newAlertsPane(b *board) *alertsPane {
-	return &alertsPane{b: b, keys: newScrollKeys(b.keys), scroll: lineScroll{fromEnd: true}}
-}
-
-func (p *alertsPane) SetSize(w, h int)          { p.w, p.h = w, h }
-func (p *alertsPane) setFocused(f bool)         { p.focused = f }
-func (p *alertsPane) ShortHelp() []key.Binding  { return p.keys.short() }
-func (p *alertsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.full()} }
-
-// Update scrolls the list.
-func (p *alertsPane) Update(msg tea.Msg) (bool, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || p.b.snap == nil {
-		return false, nil
-	}
-	mv, ok := p.keys.move(k, p.h)
-	if ok {
-		p.scroll.apply(mv, len(p.lines(p.b.snap)), p.h-2)
-	}
-	return ok, nil
+	p := &alertsPane{newLinePane(b, true)}
+	p.all = p.lines
+	return p
 }
 
 // alertsHeight is the box height the list wants.

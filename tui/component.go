@@ -49,3 +49,14 @@ func (b *board) selected() (trace.NodeView, bool) {
 	}
 	return b.snap.Nodes[b.sel], true
 }
+
+// step moves the selection one node back (up, left) or on (down, right), in the
+// order of the nodes: along the circle, down the strip, over the matrix.
+func (b *board) step(dir string) {
+	switch dir {
+	case "up", "left":
+		b.sel = max(b.sel-1, 0)
+	case "down", "right":
+		b.sel = min(b.sel+1, max(len(b.snap.Nodes)-1, 0))
+	}
+}

@@ -40,13 +40,7 @@ func (p *matrixPane) Update(msg tea.Msg) (bool, tea.Cmd) {
 	if !ok || p.b.snap == nil || !key.Matches(k, p.b.keys.Move) {
 		return false, nil
 	}
-	n := len(p.b.snap.Nodes)
-	switch k.String() {
-	case "up", "left":
-		p.b.sel = max(p.b.sel-1, 0)
-	case "down", "right":
-		p.b.sel = min(p.b.sel+1, n-1)
-	}
+	p.b.step(k.String())
 	return true, nil
 }
 

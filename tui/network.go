@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
@@ -14,32 +12,12 @@ import (
 
 // networkPane shows the network's knobs and faults. Focused, it scrolls: a
 // thousand nodes down fill more lines than it has.
-type networkPane struct {
-	b       *board
-	w, h    int
-	focused bool
-	keys    scrollKeys
-	scroll  lineScroll
-}
+type networkPane struct{ linePane }
 
-func newNetworkPane(b *board) *networkPane { return &networkPane{b: b, keys: newScrollKeys(b.keys)} }
-
-func (p *networkPane) SetSize(w, h int)          { p.w, p.h = w, h }
-func (p *networkPane) setFocused(f bool)         { p.focused = f }
-func (p *networkPane) ShortHelp() []key.Binding  { return p.keys.short() }
-func (p *networkPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.full()} }
-
-// Update scrolls the pane's lines.
-func (p *networkPane) Update(msg tea.Msg) (bool, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || p.b.snap == nil {
-		return false, nil
-	}
-	mv, ok := p.keys.move(k, p.h)
-	if ok {
-		p.scroll.apply(mv, len(p.lines(p.b.snap)), p.h-2)
-	}
-	return ok, nil
+func newNetworkPane(b *board) *networkPane {
+	p := &networkPane{newLinePane(b, false)}
+	p.all = p.lines
+	return p
 }
 
 // networkHeight is the box height the pane wants.

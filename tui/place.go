@@ -51,13 +51,7 @@ func (p *placePane) Update(msg tea.Msg) (bool, tea.Cmd) {
 		p.b.sel = p.nodes.move(p.b.sel, k.String())
 		return true, nil
 	}
-	n := len(p.b.snap.Nodes)
-	switch k.String() {
-	case "up", "left":
-		p.b.sel = max(p.b.sel-1, 0)
-	case "down", "right":
-		p.b.sel = min(p.b.sel+1, max(n-1, 0))
-	}
+	p.b.step(k.String())
 	return true, nil
 }
 

@@ -493,33 +493,11 @@ func TestFlowReplayKeys(t *testing.T) {
 // TestFlowReplayRecording records the bully-split-brain preset headless, opens it
 // with session.OpenReplay and presses n until the split-brain alert shows.
 func TestFlowReplayRecording(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "split.jsonl")
-	s, cfg, err := session.Open(session.Source{Preset: "bully-split-brain"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := session.Create(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := trace.NewRecorder(out, session.Header(s, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := session.Run(cfg, 0, rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := session.OpenReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
+	r := recordPreset(t, "bully-split-brain")
+	path := r.Name
 	f := startFlowWith(t, r, 120, 40, Options{Title: r.Header.Info.Name, File: filepath.Base(path)})
 	f.waitFor("the replay at its start", func(s string) bool {
-		return strings.Contains(s, "⏸ replay") && strings.Contains(s, "file split.jsonl") &&
+		return strings.Contains(s, "⏸ replay") && strings.Contains(s, "file bully-split-brain.jsonl") &&
 			atEvent(s, 0, r.Len())
 	})
 	alert := func(s string) bool { return strings.Contains(s, "SPLIT BRAIN") }

@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
 // scrollKeys are the keys of a pane that scrolls: back and forward a row or a page,
@@ -141,14 +143,40 @@ func (p *timelinePane) wheel(k int) { p.scrollBy(scrollMove{by: k}) }
 
 func (p *trafficPane) wheel(k int) { p.scroll.apply(scrollMove{by: k}, p.feedSeqs(p.b.snap)) }
 
-func (p *alertsPane) wheel(k int) {
-	p.scroll.apply(scrollMove{by: k}, len(p.lines(p.b.snap)), p.h-2)
+// linePane is what a pane that scrolls a list of lines shares (the alerts, the
+// network, the story): its box, its focus, its scrolling keys and where it is
+// scrolled to; all is the pane's lines, all of them.
+type linePane struct {
+	b       *board
+	w, h    int
+	focused bool
+	keys    scrollKeys
+	scroll  lineScroll
+	all     func(*trace.Snapshot) []string
 }
 
-func (p *networkPane) wheel(k int) {
-	p.scroll.apply(scrollMove{by: k}, len(p.lines(p.b.snap)), p.h-2)
+func newLinePane(b *board, fromEnd bool) linePane {
+	return linePane{b: b, keys: newScrollKeys(b.keys), scroll: lineScroll{fromEnd: fromEnd}}
 }
 
-func (p *storyPane) wheel(k int) {
-	p.scroll.apply(scrollMove{by: k}, len(p.markLines(p.b.snap)), p.h-2)
+func (p *linePane) SetSize(w, h int)          { p.w, p.h = w, h }
+func (p *linePane) setFocused(f bool)         { p.focused = f }
+func (p *linePane) ShortHelp() []key.Binding  { return p.keys.short() }
+func (p *linePane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.full()} }
+
+// Update scrolls the lines.
+func (p *linePane) Update(msg tea.Msg) (bool, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || p.b.snap == nil {
+		return false, nil
+	}
+	mv, ok := p.keys.move(k, p.h)
+	if ok {
+		p.scroll.apply(mv, len(p.all(p.b.snap)), p.h-2)
+	}
+	return ok, nil
+}
+
+func (p *linePane) wheel(k int) {
+	p.scroll.apply(scrollMove{by: k}, len(p.all(p.b.snap)), p.h-2)
 }

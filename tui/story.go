@@ -3,8 +3,6 @@ package tui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
@@ -15,34 +13,12 @@ const storyFresh = 10_000_000
 
 // storyPane narrates: the scenario's description, then each marker as its moment
 // passes. Focused, it scrolls back through the markers.
-type storyPane struct {
-	b       *board
-	w, h    int
-	focused bool
-	keys    scrollKeys
-	scroll  lineScroll
-}
+type storyPane struct{ linePane }
 
 func newStoryPane(b *board) *storyPane {
-	return &storyPane{b: b, keys: newScrollKeys(b.keys), scroll: lineScroll{fromEnd: true}}
-}
-
-func (p *storyPane) SetSize(w, h int)          { p.w, p.h = w, h }
-func (p *storyPane) setFocused(f bool)         { p.focused = f }
-func (p *storyPane) ShortHelp() []key.Binding  { return p.keys.short() }
-func (p *storyPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.full()} }
-
-// Update scrolls the markers.
-func (p *storyPane) Update(msg tea.Msg) (bool, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || p.b.snap == nil {
-		return false, nil
-	}
-	mv, ok := p.keys.move(k, p.h)
-	if ok {
-		p.scroll.apply(mv, len(p.markLines(p.b.snap)), p.h-2)
-	}
-	return ok, nil
+	p := &storyPane{newLinePane(b, true)}
+	p.all = p.markLines
+	return p
 }
 
 // markLines are the markers so far, wrapped.
