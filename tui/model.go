@@ -230,7 +230,7 @@ func New(c Controller, opts Options) *Model {
 	if m.snap != nil {
 		// the past before the dashboard opened is not news: no banner for an
 		// end that came before it, no pause at a story line already passed
-		m.seenRow = lastRowSeq(m.snap)
+		m.seenRow, m.endedUntil = lastRowSeq(m.snap), time.Time{}
 		if k := len(m.snap.Markers); k > 0 {
 			m.lastMarker = m.snap.Markers[k-1].Seq
 		}
