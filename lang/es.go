@@ -432,7 +432,7 @@ var es = map[string]string{
 	"md.incomplete":          "**grabación incompleta**: no tiene el registro de fin (el grabador fue matado, o el archivo fue cortado); `clusterlab verify --partial` comprueba los eventos que tiene",
 	"md.truncated":           "la última línea de la traza quedó cortada (el grabador fue matado) y se deja fuera",
 	"md.leaderchange.what":   "Un cambio de líder es un nodo que indica un líder distinto del último que indicó; los cambios seguidos al mismo líder van en una línea.",
-	"md.droppedbecause":      "Motivos de las pérdidas: %s.",
+	"md.droppedbecause":      "Motivos de los descartes: %s.",
 	"md.locals":              "No contados: %d mensajes que un proceso se envió a sí mismo (entregados localmente, nunca por la red).",
 	"md.elections":           "Elecciones: %d (una elección termina cuando todo nodo vivo indica el mismo líder vivo, distinto del acordado antes).",
 	"md.recoveries":          " De la caída del líder acordado al acuerdo siguiente: %s.",

@@ -10,11 +10,11 @@ func init() {
 		},
 		Pt: {
 			"md.col.inflight": "em trânsito",
-			"md.permessage":   "Contadas por mensagem enviada nesta janela, como a tabela de mensagens do CSV as conta: entregue se uma cópia chegou, perdida se todas as cópias se perderam (pelo motivo da primeira perda), em trânsito se nenhuma das duas coisas até o fim da gravação; duplicatas entregues são as cópias entregues além da primeira.",
+			"md.permessage":   "Contadas por mensagem enviada nesta janela, como a tabela de mensagens do CSV as conta: entregue se uma cópia chegou, descartada se todas as cópias foram descartadas (pelo motivo do primeiro descarte), em trânsito se nenhuma das duas coisas até o fim da gravação; duplicatas entregues são as cópias entregues além da primeira.",
 		},
 		Es: {
 			"md.col.inflight": "en tránsito",
-			"md.permessage":   "Contados por mensaje enviado en esta ventana, como los cuenta la tabla de mensajes del CSV: entregado si llegó una copia, perdido si se perdieron todas las copias (por el motivo de la primera pérdida), en tránsito si ninguna de las dos cosas hasta el final de la grabación; los duplicados entregados son las copias entregadas además de la primera.",
+			"md.permessage":   "Contados por mensaje enviado en esta ventana, como los cuenta la tabla de mensajes del CSV: entregado si llegó una copia, descartado si se descartaron todas las copias (por el motivo del primer descarte), en tránsito si ninguna de las dos cosas hasta el final de la grabación; los duplicados entregados son las copias entregadas además de la primera.",
 		},
 	})
 }

@@ -432,7 +432,7 @@ var pt = map[string]string{
 	"md.incomplete":          "**gravação incompleta**: não tem o registro de fim (o gravador foi morto, ou o arquivo foi cortado); `clusterlab verify --partial` confere os eventos que ela tem",
 	"md.truncated":           "a última linha do trace foi cortada (o gravador foi morto) e fica de fora",
 	"md.leaderchange.what":   "Uma troca de líder é um nó indicar um líder diferente do último que indicou; trocas seguidas para o mesmo líder ficam numa linha.",
-	"md.droppedbecause":      "Motivos das perdas: %s.",
+	"md.droppedbecause":      "Motivos dos descartes: %s.",
 	"md.locals":              "Não contadas: %d mensagens que um processo enviou a si mesmo (entregues localmente, nunca pela rede).",
 	"md.elections":           "Eleições: %d (uma eleição termina quando todo nó vivo indica o mesmo líder vivo, diferente do acordado antes).",
 	"md.recoveries":          " Da falha do líder acordado ao acordo seguinte: %s.",

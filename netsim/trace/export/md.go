@@ -152,7 +152,7 @@ func gather(src Source, o Options) (*report, error) {
 	if o.Split {
 		sp = newSplitter(h, w, 2000, &parts)
 	} else {
-		r.dia = newExcerpt(h, w, len(info.IDs) > FoldAbove)
+		r.dia = newExcerpt(h, w, len(info.IDs) > FoldAbove, r.l)
 	}
 	spanMsgs := 0 // messages sent in the window since the last election ended, heartbeats apart
 	st := trace.NewState(*h)

@@ -25,6 +25,7 @@ type excerpt struct {
 	ids  []node.ID
 	fold bool // beyond FoldAbove nodes: draw only the nodes the diagram is about, and fold lists of ids
 	msgs int  // the window's messages so far
+	l    lang.Lang
 
 	f     *mmFold   // the fold, for whole
 	whole *mmWriter // the window's whole diagram, while it may be the one shown
@@ -64,12 +65,15 @@ type qEvent struct {
 	msg bool
 }
 
-func newExcerpt(h *trace.Header, w Window, fold bool) *excerpt {
+func newExcerpt(h *trace.Header, w Window, fold bool, l lang.Lang) *excerpt {
 	s := newSlots(h.Info.IDs)
-	x := &excerpt{h: h, w: w, ids: w.IDs(h.Info.IDs), fold: fold, f: newMMFold(s), qFold: newMMFold(s), bestFold: newMMFold(s), best: math.MaxInt64}
-	if fold {
-		list := foldedIDs(lang.En)
-		text := func(e *trace.Event) string { return faultTextIn(lang.En, e, list) }
+	x := &excerpt{h: h, w: w, ids: w.IDs(h.Info.IDs), fold: fold, l: l, f: newMMFold(s), qFold: newMMFold(s), bestFold: newMMFold(s), best: math.MaxInt64}
+	if fold || l != lang.En {
+		list := idList(plainIDs)
+		if fold {
+			list = foldedIDs(l)
+		}
+		text := func(e *trace.Event) string { return faultTextIn(l, e, list) }
 		x.f.text, x.qFold.text, x.bestFold.text = text, text, text
 	}
 	x.whole = x.writer(x.f, w)
@@ -84,6 +88,7 @@ const allMark = "\x00all\x00"
 // allMark until they are known (text).
 func (x *excerpt) writer(f *mmFold, w Window) *mmWriter {
 	m := newMMWriter(f, w, x.ids)
+	m.l = x.l // the notes speak the report's language
 	if x.fold {
 		m.about = map[node.ID]bool{}
 		m.seen = func(id node.ID) { m.about[id] = true }

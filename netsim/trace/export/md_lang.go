@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/presets"
 )
 
 // The md report speaks its reader's language; the other exports keep English (they
@@ -84,9 +86,41 @@ func (c *leaderChange) textIn(l lang.Lang, list idList) string {
 	return who
 }
 
+// latencyIn is a latency as netsim writes it ("constant 10ms", "uniform 5ms 20ms")
+// with its distribution named in l.
+func latencyIn(l lang.Lang, s string) string {
+	dist, rest, _ := strings.Cut(s, " ")
+	return strings.TrimSpace(l.Word(dist) + " " + rest)
+}
+
+// linkText is a [[links]] override for people, in l: "n4 → n3: latency constant
+// 30ms, loss 0.1".
+func linkText(l lang.Lang, k presets.Link) string {
+	var parts []string
+	if k.Latency != nil {
+		lat := k.Latency
+		text := lat.Dist + " " + cmp.Or(lat.Mean, lat.Min)
+		switch lat.Dist {
+		case "constant":
+		case "uniform":
+			text = lat.Dist + " " + lat.Min + " " + lat.Max
+		default:
+			text = strings.Join([]string{lat.Dist, lat.Min, lat.Mean, lat.Max}, " ")
+		}
+		parts = append(parts, l.F("md.link.latency", latencyIn(l, text)))
+	}
+	if k.Loss != nil {
+		parts = append(parts, l.F("md.link.loss", *k.Loss))
+	}
+	if k.Dup != nil {
+		parts = append(parts, l.F("md.link.dup", *k.Dup))
+	}
+	return l.F("md.link.row", k.From, k.To, strings.Join(parts, ", "))
+}
+
 // networkText is the network of the run in one line, in l.
 func networkText(l lang.Lang, info *trace.Info) string {
-	s := l.F("md.net", info.Latency, info.Loss, info.Dup, fmtT(info.Delta))
+	s := l.F("md.net", latencyIn(l, info.Latency), info.Loss, info.Dup, fmtT(info.Delta))
 	switch {
 	case info.GST == 0:
 		s += l.T("md.net.sync")
@@ -95,7 +129,7 @@ func networkText(l lang.Lang, info *trace.Info) string {
 	default:
 		s += l.F("md.net.gst", fmtT(info.GST))
 		if info.PreLatency != "" {
-			s += l.F("md.net.before", info.PreLatency, info.PreLoss)
+			s += l.F("md.net.before", latencyIn(l, info.PreLatency), info.PreLoss)
 		}
 	}
 	return s

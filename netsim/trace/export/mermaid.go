@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -376,10 +377,11 @@ type mmWriter struct {
 	arrows  int
 	seen    func(node.ID) // when set, told each node a line is about
 	about   map[node.ID]bool
+	l       lang.Lang // the notes' language: the md report's; English elsewhere
 }
 
 func newMMWriter(f *mmFold, w Window, ids []node.ID) *mmWriter {
-	m := &mmWriter{f: f, w: w}
+	m := &mmWriter{f: f, w: w, l: lang.En}
 	m.setIDs(ids)
 	return m
 }
@@ -491,7 +493,7 @@ func (m *mmWriter) draw(b []byte, e *trace.Event, c mmChange) []byte {
 		m.started = true
 		if m.f.parted != "" {
 			open()
-			note(m.all, m.f.parted+" (since "+fmtT(m.f.partedAt)+")")
+			note(m.all, m.l.F("mm.since", m.f.parted, fmtT(m.f.partedAt)))
 		}
 	}
 	arrow := func(from node.ID, op string, to node.ID, text string) {
@@ -511,32 +513,32 @@ func (m *mmWriter) draw(b []byte, e *trace.Event, c mmChange) []byte {
 		}
 		text := mmText(msgLabel(e.Msg))
 		if e.Dup {
-			text += " (duplicate)"
+			text += m.l.T("mm.duplicate")
 		}
 		arrow(e.From, "->>", e.To, text)
 	case trace.Drop:
-		arrow(e.From, "-x", e.To, mmText(msgLabel(e.Msg)+" (lost: "+e.Reason+")"))
+		arrow(e.From, "-x", e.To, mmText(m.l.F("mm.lost", msgLabel(e.Msg), m.l.Word(e.Reason))))
 	case trace.Crash:
-		note(over(e.Node), "crash")
+		note(over(e.Node), m.l.T("mm.crash"))
 	case trace.Recover:
-		note(over(e.Node), fmt.Sprintf("recover, incarnation %d", e.Inc))
+		note(over(e.Node), m.l.F("mm.recover", e.Inc))
 	case trace.GST:
-		note(m.all, "GST: the network is synchronous from here")
+		note(m.all, m.l.T("mm.gst"))
 	case trace.StatusEv:
 		if c.changed {
-			text := "leader " + e.Status.Leader.String()
+			text := m.l.F("mm.leader", e.Status.Leader)
 			if e.Status.Leader == e.Node {
-				text = "leads"
+				text = m.l.T("mm.leads")
 			}
 			if c.oldLeader != node.None {
-				text += " (was " + c.oldLeader.String() + ")"
+				text += m.l.F("mm.was", c.oldLeader)
 			}
 			note(over(e.Node), text)
 		}
 		if e.Status.CS == node.CSHeld && c.oldCS != node.CSHeld {
-			note(over(e.Node), "enters the critical section")
+			note(over(e.Node), m.l.T("mm.enters"))
 		} else if c.oldCS == node.CSHeld && e.Status.CS != node.CSHeld {
-			note(over(e.Node), "leaves the critical section")
+			note(over(e.Node), m.l.T("mm.leaves"))
 		}
 	case trace.Partition:
 		closeRect()
@@ -549,7 +551,7 @@ func (m *mmWriter) draw(b []byte, e *trace.Event, c mmChange) []byte {
 		note(m.all, m.f.text(e))
 	case trace.Heal:
 		closeRect()
-		note(m.all, "heal")
+		note(m.all, m.l.T("mm.heal"))
 	case trace.Cut:
 		who := ""
 		for _, id := range []node.ID{min(e.From, e.To), max(e.From, e.To)} {
@@ -566,11 +568,15 @@ func (m *mmWriter) draw(b []byte, e *trace.Event, c mmChange) []byte {
 			note(over(e.Node), m.f.text(e))
 		}
 	case trace.Detect:
-		note(m.all, fmt.Sprintf("every live node suspects %v, %s after its crash", e.Node, e.Value))
+		note(m.all, m.l.F("mm.detect", e.Node, e.Value))
 	case trace.Alert:
-		note(m.all, "alert "+e.Kind+": "+e.Text)
+		text := e.Text // English as the trace writes it
+		if m.l != lang.En {
+			text = m.l.Text(text)
+		}
+		note(m.all, m.l.F("mm.alert", m.l.AlertKindIn(e.Kind), text))
 	case trace.Marker:
-		note(m.all, "marker: "+e.Text)
+		note(m.all, m.l.F("mm.marker", m.l.Marker(e.Text)))
 	}
 	m.n += jsLen(string(b[start:]))
 	return b
