@@ -15,7 +15,6 @@ package explore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -175,6 +174,3 @@ func (s *search) expired() bool {
 	}
 	return s.o.Time > 0 && time.Since(s.start) >= s.o.Time
 }
-
-// errCancelled is returned when the context stops a search.
-var errCancelled = errors.New("the search was interrupted")

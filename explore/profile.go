@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -73,22 +74,36 @@ type Profile struct {
 	Loss    *float64 `json:"loss,omitempty"`
 	Dup     *float64 `json:"dup,omitempty"`
 	GST     string   `json:"gst,omitempty"`
+
+	// The timing, for Text: bursts (0 when spread), within window, half of the
+	// actions spread.
+	bursts int
+	window time.Duration
+	half   bool
 }
 
-func (p Profile) String() string {
+// Text says what the run drew, in l.
+func (p Profile) Text(l lang.Lang) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d actions (%s), %s", p.Count, strings.Join(p.Verbs, ", "), p.Timing)
+	timing := l.T("explore.profile.spread")
+	if p.bursts > 0 {
+		timing = l.F("explore.profile.bursts", p.bursts, p.window)
+		if p.half {
+			timing += l.T("explore.profile.half")
+		}
+	}
+	b.WriteString(l.F("explore.profile.actions", p.Count, strings.Join(p.Verbs, ", "), timing))
 	if p.Latency != "" {
-		fmt.Fprintf(&b, "; latency %s", p.Latency)
+		b.WriteString(l.F("explore.profile.latency", p.Latency))
 	}
 	if p.Loss != nil {
-		fmt.Fprintf(&b, "; loss %g", *p.Loss)
+		b.WriteString(l.F("explore.profile.loss", *p.Loss))
 	}
 	if p.Dup != nil {
-		fmt.Fprintf(&b, "; dup %g", *p.Dup)
+		b.WriteString(l.F("explore.profile.dup", *p.Dup))
 	}
 	if p.GST != "" {
-		fmt.Fprintf(&b, "; gst at %s", p.GST)
+		b.WriteString(l.F("explore.profile.gst", p.GST))
 	}
 	return b.String()
 }
@@ -209,12 +224,10 @@ func (s *search) draw(seed uint64) (*Variant, Profile, error) {
 			d.bursts = append(d.bursts, time.Duration(d.r.Int64N(int64(max(d.horizon-d.window, 0))+1)).Truncate(time.Microsecond))
 		}
 		d.spread = 0
+		p.bursts, p.window = n, d.window
 		p.Timing = fmt.Sprintf("%d bursts within %v", n, d.window)
-		if n == 1 {
-			p.Timing = fmt.Sprintf("1 burst within %v", d.window)
-		}
 		if k == 2 {
-			d.spread = 0.5
+			d.spread, p.half = 0.5, true
 			p.Timing += ", half spread"
 		}
 	}

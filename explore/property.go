@@ -8,7 +8,6 @@ import (
 
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/netsim"
-	"github.com/clusterlab/clusterlab/node"
 )
 
 // The properties a search checks, by the kind of its finding.
@@ -166,32 +165,4 @@ func (x *Violation) expectation() string {
 		return x.Text
 	}
 	return "no alert " + x.Kind
-}
-
-// meaning says in a few words what the property is, for the story.
-func meaning(kind string) string {
-	switch kind {
-	case KindMutex:
-		return "mutual exclusion violated"
-	case KindSplit:
-		return "two leaders"
-	case KindExpect:
-		return "the scenario's expectation fails"
-	case KindStarvation:
-		return "a request starves after every fault healed"
-	case KindNoLeader:
-		return "no leader after every fault healed"
-	}
-	return kind
-}
-
-// nodesOf lists the nodes an alert's text names, in order of first mention.
-func nodesOf(text string, ids []node.ID) []node.ID {
-	var out []node.ID
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' || r == ':' || r == '→' }) {
-		if id, ok := node.ParseID(w); ok && strings.HasPrefix(w, "n") && slices.Contains(ids, id) && !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	return out
 }

@@ -102,7 +102,7 @@ func clause(l lang.Lang, t netsim.Timed, msgs map[uint64]sent) string {
 
 // breach is the story's last clause: the alert, when, and what it means.
 func breach(l lang.Lang, x Violation) string {
-	return l.F("explore.story.breach", x.Text, clock(x.At), l.T("explore.meaning."+x.Kind))
+	return l.F("explore.story.breach", l.Text(x.Text), clock(x.At), l.T("explore.meaning."+x.Kind))
 }
 
 // scripted is an action of a finding's script, and whether it belongs to the

@@ -46,11 +46,6 @@ func (c NetChange) apply(n *netsim.Net) {
 	}
 }
 
-// empty reports whether c changes nothing.
-func (c NetChange) empty() bool {
-	return c.Latency == nil && c.Loss == nil && c.Dup == nil && c.GST == nil
-}
-
 // script is the run's script: the actions, then the tail, in time order.
 func (v *Variant) script() []netsim.Timed {
 	out := make([]netsim.Timed, 0, len(v.Actions)+len(v.Tail))

@@ -105,7 +105,10 @@ func (c *exploreRunCmd) Run() error {
 // when something was found.
 func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 	for _, f := range rep.Findings {
-		fmt.Println(ui.F("explore.finding", f.File, f.Kind, clockUS(f.AtUS), f.ActionsFound, f.Actions))
+		fmt.Println(ui.F("explore.finding", f.File, ui.AlertKindIn(f.Kind), clockUS(f.AtUS), f.ActionsFound, f.Actions))
+		if f.Profile != nil {
+			fmt.Println("  " + ui.F("explore.profile", f.Run, f.Profile.Text(ui)))
+		}
 		fmt.Println("  " + f.Story)
 	}
 	if rep.Storms > 0 {
@@ -238,7 +241,7 @@ func (c *shrinkCmd) Run() error {
 	if err != nil {
 		return exploreError(err)
 	}
-	fmt.Println(ui.F("shrink.done", c.File, r.Violation.Kind, clockUS(r.Violation.At.Microseconds()), r.Stats.Before, r.Stats.After,
+	fmt.Println(ui.F("shrink.done", c.File, ui.AlertKindIn(r.Violation.Kind), clockUS(r.Violation.At.Microseconds()), r.Stats.Before, r.Stats.After,
 		seconds(time.Since(start)), out))
 	fmt.Println("  " + story)
 	if !r.Stats.Fixpoint {
