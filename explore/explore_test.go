@@ -472,3 +472,50 @@ func TestReportSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitBrainRule: for an algorithm without terms, a split brain inside a
+// partition is the lesson, not a finding; one still there the settle time after
+// the heal is. For one with terms, two leaders in a term always are.
+func TestSplitBrainRule(t *testing.T) {
+	s, cfg := load(t, "bully-split-brain")
+	b, _ := NewBase(s, cfg)
+	v := &Variant{Seed: cfg.Seed, Actions: cfg.Script}
+	p := &properties{kinds: []string{KindSplit}}
+	us := func(d time.Duration) int64 { return d.Microseconds() }
+	split := func(at, cleared time.Duration) []netsim.AlertRecord {
+		c := int64(-1)
+		if cleared >= 0 {
+			c = us(cleared)
+		}
+		return []netsim.AlertRecord{{AtUS: us(at), Kind: KindSplit, Text: "2 live nodes lead at once", ClearedUS: c}}
+	}
+	heal := time.Duration(-1)
+	for _, a := range cfg.Script {
+		if a.Action.Verb == "heal" {
+			heal = a.At
+		}
+	}
+	if heal < 0 || b.Settle <= 0 {
+		t.Fatalf("bully-split-brain has no heal (%v) or no settle time (%v)", heal, b.Settle)
+	}
+	for _, c := range []struct {
+		name    string
+		cleared time.Duration
+		finding bool
+	}{
+		{"cleared inside the partition", heal - time.Second, false},
+		{"cleared soon after the heal", heal + b.Settle/2, false},
+		{"still there the settle time after the heal", heal + b.Settle + time.Second, true},
+		{"never cleared", -1, true},
+	} {
+		x := p.check(b, v, cfg.Script, split(heal-2*time.Second, c.cleared), nil, cfg.Until)
+		if (x != nil) != c.finding {
+			t.Errorf("%s: finding %v, expected %v", c.name, x, c.finding)
+		}
+	}
+	r, rcfg := load(t, "raft-partition")
+	rb, _ := NewBase(r, rcfg)
+	if x := p.check(rb, &Variant{Seed: rcfg.Seed, Actions: rcfg.Script}, rcfg.Script, split(4*time.Second, 4*time.Second+time.Millisecond), nil, rcfg.Until); x == nil {
+		t.Error("two leaders in one term, even for a moment, is not a finding")
+	}
+}
