@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/sweep"
 )
 
@@ -94,7 +95,10 @@ type search struct {
 	until, horizon time.Duration
 	ctx            context.Context
 	start          time.Time
-	allVerbs       []string // what random mode draws from (verbs)
+	// stopAt is when the runs must stop (zero for never): start + --time while
+	// searching, a finding's deadline while shrinking it.
+	stopAt   time.Time
+	allVerbs []string // what random mode draws from (verbs)
 }
 
 // newSearch checks the options against the scenario.
@@ -144,6 +148,9 @@ func newSearch(ctx context.Context, b *Base, o Options) (*search, error) {
 		return nil, bad("found %s, which has no property to search for (its family, %s, has no safety monitor; try --liveness or a scenario with [[expect]] no alert …)", b.describe(), b.Family)
 	}
 	s := &search{b: b, o: o, props: props, faults: faults, until: b.Config.Until, ctx: ctx, start: time.Now()}
+	if o.Time > 0 {
+		s.stopAt = s.start.Add(o.Time)
+	}
 	s.horizon = s.until
 	if o.Liveness {
 		l := s.liveWindow()
@@ -172,5 +179,34 @@ func (s *search) expired() bool {
 	if s.ctx.Err() != nil {
 		return true
 	}
-	return s.o.Time > 0 && time.Since(s.start) >= s.o.Time
+	return !s.stopAt.IsZero() && !time.Now().Before(s.stopAt)
+}
+
+// watch halts w, a run under way, when the search must stop: so that --time
+// bounds the command even when one run takes longer than it. The returned function
+// stops watching.
+func (s *search) watch(w *netsim.World) func() {
+	var t *time.Timer
+	if !s.stopAt.IsZero() {
+		t = time.AfterFunc(time.Until(s.stopAt), w.Halt)
+	}
+	var done chan struct{}
+	if s.ctx.Done() != nil {
+		done = make(chan struct{})
+		go func() {
+			select {
+			case <-s.ctx.Done():
+				w.Halt()
+			case <-done:
+			}
+		}()
+	}
+	return func() {
+		if t != nil {
+			t.Stop()
+		}
+		if done != nil {
+			close(done)
+		}
+	}
 }

@@ -115,6 +115,7 @@ func Run(ctx context.Context, s *presets.Scenario, cfg netsim.Config, o Options)
 type outcome struct {
 	x     *Violation
 	storm bool
+	cut   bool // stopped before its end: it counts for nothing
 }
 
 // run makes one run of v and checks the properties.
@@ -131,9 +132,14 @@ func (s *search) runInto(v *Variant, sink trace.Sink) (outcome, error) {
 		return outcome{}, err
 	}
 	defer w.Close()
+	stop := s.watch(w)
 	w.RunUntil(cfg.Until)
+	stop()
 	if w.Err() != nil {
 		return outcome{storm: true}, nil
+	}
+	if w.Now() < cfg.Until {
+		return outcome{cut: true}, nil // halted: the search's time is up
 	}
 	results := w.Finish()
 	return outcome{x: s.props.check(s.b, v, cfg.Script, w.Alerts(), results, cfg.Until)}, nil
@@ -200,6 +206,9 @@ func (s *search) random() (*Result, error) {
 				var out outcome
 				if err == nil {
 					out, err = s.run(v)
+				}
+				if out.cut {
+					return
 				}
 				mu.Lock()
 				switch {

@@ -54,6 +54,7 @@ func (s *search) shrink(v *Variant, x Violation) (*Base, *Variant, Violation, Sh
 			deadline = end
 		}
 	}
+	s.stopAt = deadline // a candidate's run stops there too
 	sh := &shrinker{s: s, v: v.clone(), x: x, cache: map[string]*Violation{}, deadline: deadline}
 	sh.stats.Before = len(v.Actions)
 	sh.cache[sh.key(sh.v)] = &x
@@ -124,6 +125,9 @@ func (sh *shrinker) try(c *Variant) bool {
 	} else {
 		sh.stats.Candidates++
 		out, err := sh.s.run(c)
+		if out.cut {
+			return false // the time is up; not an answer to keep
+		}
 		if err == nil && !out.storm {
 			x = out.x
 		}

@@ -227,6 +227,9 @@ func (s *search) systematic() (*Result, error) {
 					}
 					v := s.variantOf(l.sc, base)
 					out, err := s.run(v)
+					if out.cut {
+						continue
+					}
 					explored.Add(1)
 					mu.Lock()
 					switch {
