@@ -173,6 +173,13 @@ func (l Lang) Word(s string) string {
 	return s
 }
 
+// Latency is a latency as netsim writes it ("constant 10ms", "uniform 5ms 20ms")
+// with its distribution named in l ("constante 10ms").
+func (l Lang) Latency(s string) string {
+	dist, rest, _ := strings.Cut(s, " ")
+	return strings.TrimSpace(l.Word(dist) + " " + rest)
+}
+
 // Or returns the text for key in l when the English catalog has key, and fallback
 // otherwise: for names known at run time (alert kinds, roles).
 func (l Lang) Or(key, fallback string) string {

@@ -41,7 +41,7 @@ func (p *networkPane) lines(s *trace.Snapshot) []string {
 	st := p.b.st
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 	lines := []string{
-		st.Muted.Render(st.T("tui.net.latency")+" ") + s.Latency,
+		st.Muted.Render(st.T("tui.net.latency")+" ") + st.Lang.Latency(s.Latency),
 		st.Muted.Render(st.T("tui.net.loss")+" ") + f(s.Loss) + st.Muted.Render("  "+st.T("tui.net.dup")+" ") + f(s.Dup) +
 			st.Muted.Render("  Δ ") + fmtDur(s.Delta),
 		st.Muted.Render("GST ") + gstText(st.Lang, s),

@@ -86,13 +86,6 @@ func (c *leaderChange) textIn(l lang.Lang, list idList) string {
 	return who
 }
 
-// latencyIn is a latency as netsim writes it ("constant 10ms", "uniform 5ms 20ms")
-// with its distribution named in l.
-func latencyIn(l lang.Lang, s string) string {
-	dist, rest, _ := strings.Cut(s, " ")
-	return strings.TrimSpace(l.Word(dist) + " " + rest)
-}
-
 // linkText is a [[links]] override for people, in l: "n4 → n3: latency constant
 // 30ms, loss 0.1".
 func linkText(l lang.Lang, k presets.Link) string {
@@ -107,7 +100,7 @@ func linkText(l lang.Lang, k presets.Link) string {
 		default:
 			text = strings.Join([]string{lat.Dist, lat.Min, lat.Mean, lat.Max}, " ")
 		}
-		parts = append(parts, l.F("md.link.latency", latencyIn(l, text)))
+		parts = append(parts, l.F("md.link.latency", l.Latency(text)))
 	}
 	if k.Loss != nil {
 		parts = append(parts, l.F("md.link.loss", *k.Loss))
@@ -120,7 +113,7 @@ func linkText(l lang.Lang, k presets.Link) string {
 
 // networkText is the network of the run in one line, in l.
 func networkText(l lang.Lang, info *trace.Info) string {
-	s := l.F("md.net", latencyIn(l, info.Latency), info.Loss, info.Dup, fmtT(info.Delta))
+	s := l.F("md.net", l.Latency(info.Latency), info.Loss, info.Dup, fmtT(info.Delta))
 	switch {
 	case info.GST == 0:
 		s += l.T("md.net.sync")
@@ -129,7 +122,7 @@ func networkText(l lang.Lang, info *trace.Info) string {
 	default:
 		s += l.F("md.net.gst", fmtT(info.GST))
 		if info.PreLatency != "" {
-			s += l.F("md.net.before", latencyIn(l, info.PreLatency), info.PreLoss)
+			s += l.F("md.net.before", l.Latency(info.PreLatency), info.PreLoss)
 		}
 	}
 	return s

@@ -146,7 +146,7 @@ func (r *report) writeSettings(p func(string, ...any)) {
 		topo += r.F("md.edges", len(s.Edges))
 	}
 	p("| %s | %s |\n", r.T("md.col.topology"), mdText(topo))
-	p("| %s | %s |\n", r.T("md.col.latency"), mdText(latencyIn(r.l, info.Latency)))
+	p("| %s | %s |\n", r.T("md.col.latency"), mdText(r.l.Latency(info.Latency)))
 	p("| %s | %g |\n| %s | %g |\n| %s | %s |\n", r.T("md.col.loss"), info.Loss, r.T("md.col.dup"), info.Dup, r.T("md.col.delta"), fmtT(info.Delta))
 	switch {
 	case info.GST == 0:
@@ -156,7 +156,7 @@ func (r *report) writeSettings(p func(string, ...any)) {
 	default:
 		p("| GST | %s |\n", fmtT(info.GST))
 		if info.PreLatency != "" {
-			p("| %s | %s |\n", r.T("md.beforegst"), mdText(r.F("md.prenet", latencyIn(r.l, info.PreLatency), info.PreLoss)))
+			p("| %s | %s |\n", r.T("md.beforegst"), mdText(r.F("md.prenet", r.l.Latency(info.PreLatency), info.PreLoss)))
 		}
 	}
 	if s != nil {
