@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -23,40 +24,56 @@ func AppendLine(b []byte, e *Event) []byte {
 }
 
 // Encoder writes the lines of a stream of events, each exactly as AppendLine does,
-// with less work: a line's seq is nearly always the last one's plus one, and its t
-// often the last one's, so it keeps both as text and edits or repeats that text
-// instead of writing the numbers anew. The zero Encoder is ready.
+// with less work, since it runs for every event of every recording and verify:
+//   - a line's seq is nearly always the last one's plus one, its t often the last
+//     one's, and its message id, in a broadcast's sends, the last one's plus one,
+//     so it keeps the three as text and edits or repeats that text instead of
+//     writing the numbers anew;
+//   - it keeps the last message type as quoted text (a run's messages come in long
+//     stretches of one type);
+//   - it writes a message's line (send, deliver, drop: nearly all of them) into
+//     room made once, eight bytes at a time: the keys as words made beforehand,
+//     the numbers' texts as words, where appending piece by piece cost a copy
+//     call or a bounds check per piece.
+//
+// The zero Encoder is ready.
 type Encoder struct {
-	seq, t     decimal
-	lastSeq    uint64
-	lastT      int64
-	seqOK, tOK bool // seq and t hold the last line's
+	seq, t, mid digits
+	lastSeq     uint64
+	lastT       int64
+	lastID      uint64
+	seqOK, tOK  bool // seq and t hold the last line's
+	midOK       bool
+	typ         string
+	typEnc      []byte // typ quoted, with eight bytes of room after it
 }
 
-// decimal is a number's text, right-aligned in a buffer that fits any uint64 or
-// int64.
-type decimal struct {
-	d    [20]byte
-	from int
+// digits is a number's text, left-aligned in a buffer that fits any uint64 or
+// int64 and leaves room to copy it by whole words.
+type digits struct {
+	d [24]byte
+	n int
 }
 
-func (n *decimal) set(text []byte) { n.from = len(n.d) - copy(n.d[len(n.d)-len(text):], text) }
+func (n *digits) set(text []byte) { n.n = copy(n.d[:], text) }
 
-func (n *decimal) text() []byte { return n.d[n.from:] }
+func (n *digits) text() []byte { return n.d[:n.n] }
 
-// increment adds one to a number that is not all nines at full width.
-func (n *decimal) increment() bool {
-	i := len(n.d) - 1
-	for i >= n.from && n.d[i] == '9' {
+// increment adds one to a positive number, unless it has twenty digits.
+func (n *digits) increment() bool {
+	i := n.n - 1
+	for i >= 0 && n.d[i] == '9' {
 		n.d[i] = '0'
 		i--
 	}
 	switch {
-	case i >= n.from:
+	case i >= 0:
 		n.d[i]++
-	case n.from > 0:
-		n.from--
-		n.d[n.from] = '1'
+	case n.n < 20:
+		// All nines: one more digit, a one then zeros.
+		n.d[0] = '1'
+		n.d[n.n] = '0'
+		n.n++
 	default:
 		return false
 	}
@@ -65,21 +82,189 @@ func (n *decimal) increment() bool {
 
 // Append appends e's line, newline included.
 func (c *Encoder) Append(b []byte, e *Event) []byte {
-	b = append(b, `{"seq":`...)
 	if !c.seqOK || e.Seq != c.lastSeq+1 || e.Seq == 0 || !c.seq.increment() {
 		var tmp [20]byte
 		c.seq.set(appendUint(tmp[:0], e.Seq))
 		c.seqOK = true
 	}
 	c.lastSeq = e.Seq
-	b = append(append(b, c.seq.text()...), `,"t":`...)
 	if !c.tOK || e.T != c.lastT {
 		var tmp [20]byte
 		c.t.set(appendInt(tmp[:0], e.T))
 		c.lastT, c.tOK = e.T, true
 	}
+	if b, ok := c.message(b, e); ok {
+		return b
+	}
+	b = append(b, `{"seq":`...)
+	b = append(append(b, c.seq.text()...), `,"t":`...)
 	b = append(b, c.t.text()...)
 	return appendRest(b, e)
+}
+
+// message appends the line of a message's event (send, deliver or drop, between
+// two processes, with a message id and no field but those such an event has),
+// which nearly every line is, and reports whether e is one.
+func (c *Encoder) message(b []byte, e *Event) ([]byte, bool) {
+	var kind *words
+	switch e.Ev {
+	case Send:
+		kind = &wSend
+	case Deliver:
+		kind = &wDeliver
+	case Drop:
+		kind = &wDrop
+	default:
+		return b, false
+	}
+	m := e.Msg
+	if m == nil || e.MID == 0 || e.From <= 0 || e.To <= 0 || e.Node != node.None || m.List != "" || m.ID < 0 ||
+		e.Name != "" || e.Value != "" || e.Inc != 0 || e.Groups != nil || e.Status != nil || e.Kind != "" ||
+		e.Text != "" || e.By != "" || e.Before != 0 || e.OK != nil || e.Ref != 0 {
+		return b, false
+	}
+	if e.MID != c.lastID+1 || !c.midOK || !c.mid.increment() {
+		var tmp [20]byte
+		c.mid.set(appendUint(tmp[:0], e.MID))
+		c.midOK = true
+	}
+	c.lastID = e.MID
+	if m.Type != c.typ || c.typEnc == nil {
+		c.typ = m.Type
+		c.typEnc = appendString(c.typEnc[:0], m.Type)
+		c.typEnc = slices.Grow(c.typEnc, 8)
+	}
+	// The fixed parts take under 150 bytes; the numbers 20 each at most, with
+	// eight bytes of room for the last word of each; the reason's escapes 6 a
+	// byte.
+	need := 320 + len(c.typEnc) + 6*len(e.Reason)
+	if cap(b)-len(b) < need {
+		b = slices.Grow(b, need)
+	}
+	w := b[len(b):cap(b)]
+	i := wSeq.put(w, 0)
+	i = putDigits(w, i, &c.seq)
+	i = wT.put(w, i)
+	i = putDigits(w, i, &c.t)
+	i = kind.put(w, i)
+	i = putID(w, i, e.From)
+	i = wTo.put(w, i)
+	i = putID(w, i, e.To)
+	i = wMID.put(w, i)
+	i = putDigits(w, i, &c.mid)
+	i = wMsg.put(w, i)
+	i = putBytes(w, i, c.typEnc)
+	if m.ID != node.None {
+		i = wMsgID.put(w, i)
+		i = putID(w, i, m.ID)
+		w[i] = '"'
+		i++
+	}
+	if m.Term != 0 {
+		i = wTerm.put(w, i)
+		i = len(appendInt(w[:i], m.Term))
+	}
+	if m.Stamp != 0 {
+		i = wStamp.put(w, i)
+		i = len(appendInt(w[:i], m.Stamp))
+	}
+	if m.Flag {
+		i = wFlag.put(w, i)
+	}
+	w[i] = '}'
+	i++
+	if e.Dup {
+		i = wDup.put(w, i)
+	}
+	if e.Local {
+		i = wLocal.put(w, i)
+	}
+	if e.Reason != "" {
+		i = len(appendString(append(w[:i], `,"reason":`...), e.Reason))
+	}
+	w[i], w[i+1] = '}', '\n'
+	return b[:len(b)+i+2], true
+}
+
+// words is a fixed piece of a line, at most 32 bytes, as little-endian words,
+// written eight bytes at a time: the bytes past its length are written too, and
+// then written over.
+type words struct {
+	w [4]uint64
+	n int
+}
+
+func wordsOf(s string) words {
+	var b [32]byte
+	ws := words{n: copy(b[:], s)}
+	for k := range ws.w {
+		ws.w[k] = binary.LittleEndian.Uint64(b[8*k:])
+	}
+	return ws
+}
+
+// put writes the piece at w[i:], which has room for 32 bytes, and returns where
+// it ends. It writes all four words, whatever the piece's length: one check of
+// the room and four stores cost less than a loop.
+func (ws *words) put(w []byte, i int) int {
+	w = w[i : i+32]
+	binary.LittleEndian.PutUint64(w[0:], ws.w[0])
+	binary.LittleEndian.PutUint64(w[8:], ws.w[1])
+	binary.LittleEndian.PutUint64(w[16:], ws.w[2])
+	binary.LittleEndian.PutUint64(w[24:], ws.w[3])
+	return i + ws.n
+}
+
+// The fixed pieces of a message's line. A kind's piece opens the sender's id, and
+// each id's closing quote is the next piece's first byte.
+var (
+	wSeq     = wordsOf(`{"seq":`)
+	wT       = wordsOf(`,"t":`)
+	wSend    = wordsOf(`,"ev":"send","from":"n`)
+	wDeliver = wordsOf(`,"ev":"deliver","from":"n`)
+	wDrop    = wordsOf(`,"ev":"drop","from":"n`)
+	wTo      = wordsOf(`","to":"n`)
+	wMID     = wordsOf(`","mid":`)
+	wMsg     = wordsOf(`,"msg":{"type":`)
+	wMsgID   = wordsOf(`,"id":"n`)
+	wTerm    = wordsOf(`,"term":`)
+	wStamp   = wordsOf(`,"ts":`)
+	wFlag    = wordsOf(`,"flag":true`)
+	wDup     = wordsOf(`,"dup":true`)
+	wLocal   = wordsOf(`,"local":true`)
+)
+
+// putDigits writes a number's text at w[i:], which has room for 24 bytes.
+func putDigits(w []byte, i int, d *digits) int {
+	w = w[i : i+24]
+	binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(d.d[0:]))
+	binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(d.d[8:]))
+	binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(d.d[16:]))
+	return i + d.n
+}
+
+// putID writes a positive id's digits at w[i:].
+func putID(w []byte, i int, id node.ID) int {
+	v := uint64(id)
+	switch {
+	case v < 10:
+		w[i] = byte('0' + v)
+		return i + 1
+	case v < 100:
+		w[i], w[i+1] = digitPairs[2*v], digitPairs[2*v+1]
+		return i + 2
+	}
+	return len(appendUint(w[:i], v))
+}
+
+// putBytes writes p at w[i:], which has room for it and eight bytes more; p has
+// eight bytes of room after its length too.
+func putBytes(w []byte, i int, p []byte) int {
+	r := p[:cap(p)]
+	for k := 0; k < len(p); k += 8 {
+		binary.LittleEndian.PutUint64(w[i+k:], binary.LittleEndian.Uint64(r[k:]))
+	}
+	return i + len(p)
 }
 
 // appendRest appends what follows e's seq and t.
@@ -96,6 +281,11 @@ func appendRest(b []byte, e *Event) []byte {
 		b = append(b, `,"msg":`...)
 		b = appendMessage(b, e.Msg)
 	}
+	return appendTail(b, e)
+}
+
+// appendTail appends what follows an event's message.
+func appendTail(b []byte, e *Event) []byte {
 	if e.Dup {
 		b = append(b, `,"dup":true`...)
 	}
@@ -143,7 +333,11 @@ func appendRest(b []byte, e *Event) []byte {
 
 func appendMessage(b []byte, m *node.Message) []byte {
 	b = append(b, `{"type":`...)
-	b = appendString(b, m.Type)
+	return appendMessageRest(appendString(b, m.Type), m)
+}
+
+// appendMessageRest appends what follows a message's type.
+func appendMessageRest(b []byte, m *node.Message) []byte {
 	b = appendID(b, `,"id":"n`, m.ID)
 	if m.Term != 0 {
 		b = append(b, `,"term":`...)
@@ -249,14 +443,22 @@ const digitPairs = "00010203040506070809" + "10111213141516171819" + "2021222324
 
 // appendUint is strconv.AppendUint(b, v, 10) without its generality: it runs
 // several times per event. Most values (ids, stamps, small counters) have one or two
-// digits; longer ones are written in place, four digits at a time from the last,
-// once their length is known.
+// digits, message ids five or six; up to eight digits are written as two or four
+// pairs, longer ones in place, four digits at a time from the last, once their
+// length is known.
 func appendUint(b []byte, v uint64) []byte {
-	if v < 10 {
+	switch {
+	case v < 10:
 		return append(b, byte('0'+v))
-	}
-	if v < 100 {
+	case v < 100:
 		return append(b, digitPairs[2*v], digitPairs[2*v+1])
+	case v < 10000:
+		return appendFour(b, v)
+	case v < 1e8:
+		hi, lo := v/10000, v%10000
+		b = appendFour(b, hi)
+		lp, ll := lo/100, lo%100
+		return append(b, digitPairs[2*lp], digitPairs[2*lp+1], digitPairs[2*ll], digitPairs[2*ll+1])
 	}
 	n := decimalLen(v)
 	l := len(b)
@@ -288,6 +490,20 @@ func appendUint(b []byte, v uint64) []byte {
 		d[0] = byte('0' + v)
 	}
 	return b
+}
+
+// appendFour appends 0 < v < 10,000 without leading zeros.
+func appendFour(b []byte, v uint64) []byte {
+	hi, lo := v/100, v%100
+	switch {
+	case hi >= 10:
+		return append(b, digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1])
+	case hi > 0:
+		return append(b, byte('0'+hi), digitPairs[2*lo], digitPairs[2*lo+1])
+	case lo >= 10:
+		return append(b, digitPairs[2*lo], digitPairs[2*lo+1])
+	}
+	return append(b, byte('0'+lo))
 }
 
 // pow10 holds the powers of ten that fit in a uint64.

@@ -91,16 +91,52 @@ func TestEncoderMatchesJSON(t *testing.T) {
 }
 
 // TestStreamEncoderMatches holds Encoder to AppendLine on streams of events whose
-// seq and t mostly follow on (one more, the same) and sometimes jump, across every
-// change of length and sign and the ends of the ranges.
+// seq, t and message id mostly follow on (one more, the same, one more) and
+// sometimes jump, across every change of length and sign and the ends of the
+// ranges, and whose message types mostly repeat.
 func TestStreamEncoderMatches(t *testing.T) {
 	edges := []uint64{0, 1, 8, 9, 10, 98, 99, 100, 999, 9999, 99999, 1e18 - 1, 1e19 - 1, 1e19, math.MaxUint64 - 1, math.MaxUint64}
 	rapid.Check(t, func(t *rapid.T) {
 		var c Encoder
 		var got, want []byte
 		seq, tm := rapid.SampledFrom(edges).Draw(t, "seq0"), int64(rapid.SampledFrom(edges).Draw(t, "t0"))
+		mid := rapid.SampledFrom(edges).Draw(t, "mid0")
+		types := []string{"HEARTBEAT", "ELECTION", `a"b`, ""}
 		for i := rapid.IntRange(1, 30).Draw(t, "n"); i > 0; i-- {
 			e := genEvent(t)
+			// Message ids that mostly follow on, as a broadcast's, and types that
+			// mostly repeat.
+			switch rapid.IntRange(0, 4).Draw(t, "mid-step") {
+			case 0:
+				mid = rapid.SampledFrom(edges).Draw(t, "mid")
+			case 1:
+				mid = 0
+			default:
+				mid++
+			}
+			e.MID = mid
+			if e.Msg != nil && rapid.Bool().Draw(t, "usual-type") {
+				e.Msg.Type = rapid.SampledFrom(types).Draw(t, "type")
+			}
+			if rapid.Bool().Draw(t, "no-node") {
+				e.Node = node.None
+			}
+			if rapid.IntRange(0, 2).Draw(t, "message-like") > 0 {
+				// As a run's message events are: what Encoder writes by words.
+				e.Ev = rapid.SampledFrom([]string{Send, Deliver, Drop}).Draw(t, "kind")
+				e.Node, e.Name, e.Value, e.Inc, e.Groups, e.Status, e.Kind, e.Text, e.By, e.Before, e.OK, e.Ref = 0, "", "", 0, nil, nil, "", "", "", 0, nil, 0
+				e.From = node.ID(rapid.SampledFrom([]int{1, 9, 10, 99, 100, 4096, 1 << 40}).Draw(t, "from"))
+				e.To = node.ID(rapid.SampledFrom([]int{1, 9, 10, 99, 100, 4096, 1 << 40}).Draw(t, "to"))
+				if e.Msg == nil {
+					e.Msg = &node.Message{Type: "HEARTBEAT"}
+				}
+				if rapid.Bool().Draw(t, "no-list") {
+					e.Msg.List = ""
+				}
+				if rapid.Bool().Draw(t, "no-reason") {
+					e.Reason = ""
+				}
+			}
 			switch rapid.IntRange(0, 5).Draw(t, "seq-step") {
 			case 0:
 				seq = rapid.SampledFrom(edges).Draw(t, "seq")
@@ -207,4 +243,68 @@ func TestAppendUintEdges(t *testing.T) {
 			t.Fatalf("appendUint(%d) = %s, expected %s", v, buf[1:], want)
 		}
 	}
+}
+
+// heartbeatEvents is a stream of events like a 16-node heartbeat detector's
+// recording: each node's heartbeat timer and its broadcast (message ids one after
+// the other), the deliveries later in another order, now and then a check timer
+// and a status change.
+func heartbeatEvents(n int) []Event {
+	const nodes = 16
+	var evs []Event
+	seq, mid := uint64(0), uint64(0)
+	add := func(e Event) {
+		seq++
+		e.Seq = seq
+		evs = append(evs, e)
+	}
+	for wave := int64(0); len(evs) < n; wave++ {
+		t := 100_000 * (wave + 1)
+		first := mid + 1
+		for from := node.ID(1); from <= nodes; from++ {
+			add(Event{T: t, Ev: TimerEv, Node: from, Name: "fd.heartbeat"})
+			for to := node.ID(1); to <= nodes; to++ {
+				if to != from {
+					mid++
+					add(Event{T: t, Ev: Send, From: from, To: to, MID: mid, Msg: &node.Message{Type: "HEARTBEAT", Stamp: wave + 1}})
+				}
+			}
+		}
+		for k := uint64(0); first+k <= mid; k++ {
+			m := first + (k*7919)%(mid-first+1) // another order
+			from := node.ID((m-first)/(nodes-1) + 1)
+			to := node.ID((m-first)%(nodes-1) + 1)
+			if to >= from {
+				to++
+			}
+			add(Event{T: t + 5000 + int64(k)*60, Ev: Deliver, From: from, To: to, MID: m, Msg: &node.Message{Type: "HEARTBEAT", Stamp: wave + 1}})
+			if k%97 == 0 {
+				add(Event{T: t + 5000 + int64(k)*60, Ev: TimerEv, Node: to, Name: "fd.check"})
+				add(Event{T: t + 5000 + int64(k)*60, Ev: StatusEv, Node: to, Status: &node.Status{Role: "monitor", Suspects: []node.ID{from}, Counters: []node.Counter{{Name: "mistakes", Value: wave}}}})
+			}
+		}
+	}
+	return evs[:n]
+}
+
+// BenchmarkEncode encodes a recording's stream of events (see heartbeatEvents),
+// as the recorder does, and reports the time per event.
+func BenchmarkEncode(b *testing.B) {
+	evs := heartbeatEvents(1 << 16)
+	var buf []byte
+	bytes := 0
+	for b.Loop() {
+		var c Encoder
+		buf = buf[:0]
+		for i := range evs {
+			buf = c.Append(buf, &evs[i])
+			if len(buf) > 1<<20 {
+				bytes += len(buf)
+				buf = buf[:0]
+			}
+		}
+		bytes += len(buf)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+	b.ReportMetric(float64(bytes)/float64(b.N*len(evs)), "B/event")
 }
