@@ -22,12 +22,14 @@ import "runtime"
 // which insert never reads. Only the storm guard needs the queue's length meanwhile,
 // and the world counts it itself (Pending).
 type inserter struct {
-	work  chan []pev // blocks to insert; nil asks for a reply on done
-	spare chan []pev // empty blocks, inserterBlocks of them in all
+	work  chan []pev  // blocks to insert; nil asks for a reply on done
+	spare chan []pev  // empty blocks, inserterBlocks of them in all
+	jobs  chan func() // other work between merges (a shard's share of a window); replies on done
 	done  chan struct{}
 	buf   []pev
 	on    bool // the merge under way hands its messages over
 	n     int  // while on: the queue's length, what was handed over counted in
+
 }
 
 const (
@@ -58,34 +60,69 @@ func (w *World) handOver() bool {
 }
 
 // startInserter makes the rest of the merge hand its messages over, starting the
-// goroutine, and making its blocks, the first time.
+// goroutine the first time.
 func (w *World) startInserter() {
 	in := &w.ins
-	if in.work == nil {
-		in.work = make(chan []pev, inserterBlocks)
-		in.spare = make(chan []pev, inserterBlocks)
-		for range inserterBlocks {
-			in.spare <- make([]pev, 0, inserterBlock)
-		}
-		in.done = make(chan struct{})
-		go in.run(&w.q)
+	w.startHelper()
+	in.on, in.n = true, 0
+	for i := range w.shards {
+		in.n += w.shards[i].q.len()
 	}
-	in.on, in.n = true, w.q.len()
 }
 
-func (in *inserter) run(q *queue) {
-	for b := range in.work {
-		if b == nil {
-			in.done <- struct{}{}
-			continue
-		}
-		for i := range b {
-			q.insert(b[i])
-		}
-		in.spare <- b[:0] // never blocks: it has room for every block
+// startHelper starts the inserter's goroutine and makes its blocks, the first
+// time.
+func (w *World) startHelper() {
+	in := &w.ins
+	if in.work != nil {
+		return
 	}
-	close(in.done)
+	in.work = make(chan []pev, inserterBlocks)
+	in.spare = make(chan []pev, inserterBlocks)
+	for range inserterBlocks {
+		in.spare <- make([]pev, 0, inserterBlock)
+	}
+	in.jobs = make(chan func())
+	in.done = make(chan struct{})
+	qs := make([]*queue, len(w.shards))
+	for i := range w.shards {
+		qs[i] = &w.shards[i].q
+	}
+	go in.run(qs)
 }
+
+// twoProcs reports whether a second goroutine can run beside the world's.
+func (w *World) twoProcs() bool { return runtime.GOMAXPROCS(0) > 1 }
+
+// run inserts the blocks into the queues of their events' shards (the shard of
+// event e is qs[e.to mod len(qs)], as World.shardOf), and runs the jobs.
+func (in *inserter) run(qs []*queue) {
+	mask := int32(len(qs) - 1)
+	for {
+		select {
+		case b, ok := <-in.work:
+			if !ok {
+				close(in.done)
+				return
+			}
+			if b == nil {
+				in.done <- struct{}{}
+				continue
+			}
+			for i := range b {
+				qs[b[i].to&mask].insert(b[i])
+			}
+			in.spare <- b[:0] // never blocks: it has room for every block
+		case job := <-in.jobs:
+			job()
+			in.done <- struct{}{}
+		}
+	}
+}
+
+// take has the goroutine run job, outside merges; wait waits until it is done.
+func (in *inserter) take(job func()) { in.jobs <- job }
+func (in *inserter) wait()           { <-in.done }
 
 func (in *inserter) add(e pev) {
 	if in.buf == nil {

@@ -81,7 +81,7 @@ func (w *World) applyMessage(a Action) {
 			first.seq = w.seq
 		}
 		if !w.full() {
-			w.q.push(first)
+			w.shardOf(first.to).q.push(first)
 			w.window(w.now, w.now, true, endOfTime)
 		}
 	case "dup":
@@ -102,7 +102,7 @@ func (w *World) applyMessage(a Action) {
 // requeue puts an event taken out of the queue back with its number.
 func (w *World) requeue(e qev) {
 	if !w.full() {
-		w.q.push(e)
+		w.shardOf(e.to).q.push(e)
 	}
 }
 
@@ -113,7 +113,7 @@ func isMessage(p *pev, mid uint64) bool { return p.kind == qDeliver && !p.local 
 // set out of the held links too, in delivery order (held ones last, as they would
 // come on release).
 func (w *World) takeMessage(mid uint64, held bool) []qev {
-	out := w.q.remove(func(p *pev) bool { return isMessage(p, mid) })
+	out := w.removeQueued(func(p *pev) bool { return isMessage(p, mid) })
 	if !held {
 		return out
 	}
@@ -146,7 +146,7 @@ func (w *World) hold(a, b int) {
 	if w.heldAt(int32(a), int32(b)) >= 0 {
 		return
 	}
-	msgs := w.q.remove(func(p *pev) bool {
+	msgs := w.removeQueued(func(p *pev) bool {
 		return p.kind == qDeliver && !p.local && p.from == int32(a) && p.to == int32(b)
 	})
 	w.heldN += len(msgs)
@@ -245,6 +245,32 @@ func (w *World) insertScheduled(at time.Duration, a Action) {
 // bySwizzle marks the actions a swizzle takes, in the trace.
 const bySwizzle = "swizzle"
 
+// removeQueued takes the queued events that match out of every shard's queue and
+// returns them in (time, sequence) order.
+func (w *World) removeQueued(match func(*pev) bool) []qev {
+	var out []qev
+	for i := range w.shards {
+		out = append(out, w.shards[i].q.remove(match)...)
+	}
+	if len(w.shards) > 1 {
+		sortQueued(out)
+	}
+	return out
+}
+
+// sortQueued sorts events in (time, sequence) order.
+func sortQueued(evs []qev) {
+	slices.SortFunc(evs, func(a, b qev) int {
+		switch {
+		case earlier(a.at, a.seq, b.at, b.seq):
+			return -1
+		case earlier(b.at, b.seq, a.at, a.seq):
+			return 1
+		}
+		return 0
+	})
+}
+
 // remove takes the queued events that match out of the queue and returns them in
 // (time, sequence) order. It looks at every event: for actions, not for the
 // world's own steps.
@@ -260,14 +286,6 @@ func (q *queue) remove(match func(*pev) bool) []qev {
 		return nil
 	}
 	q.rebuild(func(*pev) {})
-	slices.SortFunc(out, func(a, b qev) int {
-		switch {
-		case earlier(a.at, a.seq, b.at, b.seq):
-			return -1
-		case earlier(b.at, b.seq, a.at, a.seq):
-			return 1
-		}
-		return 0
-	})
+	sortQueued(out)
 	return out
 }

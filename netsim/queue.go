@@ -327,6 +327,7 @@ const (
 type wheel struct {
 	head, tail []int32 // each bucket's first and last slot, when in use
 	fill       []int32 // each bucket's next slot in the chunk it fills, when in use (see wheelSlot)
+	count      []int32 // each bucket's events, when in use (for World.plan)
 	used       []uint64
 	summary    []uint64 // bit i: used[i] != 0
 	base       int64    // the cursor: the bucket (µs) of the earliest event that may be on the wheel
@@ -347,18 +348,19 @@ var (
 
 // wheelArrays are a wheel's arrays, as pooled.
 type wheelArrays struct {
-	head, tail, fill []int32
-	used, summary    []uint64
+	head, tail, fill, count []int32
+	used, summary           []uint64
 }
 
-// alloc gives the wheel its arrays, from the pool when it has some. head, tail and
-// fill are read only for the buckets marked in used, so they need no zeroing.
+// alloc gives the wheel its arrays, from the pool when it has some. head, tail,
+// fill and count are read only for the buckets marked in used, so they need no
+// zeroing.
 func (w *wheel) alloc() {
 	a, ok := wheelPool.Get().(*wheelArrays)
 	if !ok {
-		a = &wheelArrays{make([]int32, wheelSize), make([]int32, wheelSize), make([]int32, wheelSize), make([]uint64, wheelSize/64), make([]uint64, wheelSize/64/64)}
+		a = &wheelArrays{make([]int32, wheelSize), make([]int32, wheelSize), make([]int32, wheelSize), make([]int32, wheelSize), make([]uint64, wheelSize/64), make([]uint64, wheelSize/64/64)}
 	}
-	w.head, w.tail, w.fill, w.used, w.summary = a.head, a.tail, a.fill, a.used, a.summary
+	w.head, w.tail, w.fill, w.count, w.used, w.summary = a.head, a.tail, a.fill, a.count, a.used, a.summary
 }
 
 // pooled makes the queue take its pages from the pools and give them back on release.
@@ -374,7 +376,7 @@ func (q *queue) release() {
 	if w := &q.wheel; w.head != nil {
 		clear(w.used)
 		clear(w.summary)
-		wheelPool.Put(&wheelArrays{w.head, w.tail, w.fill, w.used, w.summary})
+		wheelPool.Put(&wheelArrays{w.head, w.tail, w.fill, w.count, w.used, w.summary})
 	}
 	*q = queue{}
 }
@@ -536,11 +538,13 @@ func (q *queue) insert(p pev) {
 		w.used[i>>6] |= 1 << (i & 63)
 		w.summary[i>>12] |= 1 << ((i >> 6) & 63)
 		w.fill[i] = -1 // left from an earlier time at this index, or from the pool
+		w.count[i] = 1
 		s := q.wheelSlot(&q.firsts)
 		*q.at(s) = p
 		w.head[i], w.tail[i] = s, s
 		return
 	}
+	w.count[i]++
 	s := q.wheelSlot(&w.fill[i])
 	*q.at(s) = p
 	if t := w.tail[i]; !p.before(q.at(t)) {
@@ -608,6 +612,39 @@ func (w *wheel) first() int {
 	return i
 }
 
+// next is the first microsecond at or after b that has events on the wheel, or -1.
+func (w *wheel) next(b int64) int64 {
+	if w.n == 0 || b >= w.base+wheelSize {
+		return -1
+	}
+	b = max(b, w.base)
+	start, i := int(w.base&wheelMask), int(b&wheelMask)
+	if i >= start {
+		// The arrays from the cursor's index to their end come first, then
+		// those from 0 up to the cursor's.
+		if j := w.find(i); j >= 0 {
+			return w.base + int64(j-start)
+		}
+		i = 0
+	}
+	if j := w.find(i); j >= 0 && j < start {
+		return w.base + int64(j+wheelSize-start)
+	}
+	return -1
+}
+
+// countAt is how many events the wheel holds at microsecond b.
+func (w *wheel) countAt(b int64) int {
+	if w.n == 0 || b < w.base || b >= w.base+wheelSize {
+		return 0
+	}
+	i := int(b & wheelMask)
+	if w.used[i>>6]&(1<<(i&63)) == 0 {
+		return 0
+	}
+	return int(w.count[i])
+}
+
 // headKey is the next event's key; the queue must not be empty.
 func (q *queue) headKey() *hkey {
 	if q.known {
@@ -633,6 +670,7 @@ func (q *queue) pop() qev {
 	var p pev
 	if q.curWheel {
 		i := int(w.base & wheelMask)
+		w.count[i]--
 		if nx := q.at(k.slot).next; nx >= 0 {
 			w.head[i] = nx
 		} else {
@@ -737,10 +775,10 @@ func (q *queue) rebuild(f func(*pev)) {
 	if len(all) > 0 {
 		base = min(base, bucketOf(all[0].at))
 	}
-	head, tail, fill, used, summary := q.wheel.head, q.wheel.tail, q.wheel.fill, q.wheel.used, q.wheel.summary
+	head, tail, fill, count, used, summary := q.wheel.head, q.wheel.tail, q.wheel.fill, q.wheel.count, q.wheel.used, q.wheel.summary
 	clear(used)
 	clear(summary)
-	q.wheel = wheel{head: head, tail: tail, fill: fill, used: used, summary: summary, base: base}
+	q.wheel = wheel{head: head, tail: tail, fill: fill, count: count, used: used, summary: summary, base: base}
 	q.slots.reset()
 	q.farSlots.reset()
 	q.chunks, q.freeCh, q.firsts = nil, nil, -1

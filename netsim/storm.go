@@ -21,10 +21,17 @@ func (w *World) Err() error { return w.err }
 
 // Pending is the number of events waiting: messages in flight, timers, requests.
 func (w *World) Pending() int {
-	if w.ins.on {
-		return w.ins.n + w.tq.len() + w.heldN
+	n := w.heldN
+	for i := range w.shards {
+		n += w.shards[i].tq.len()
+		if !w.ins.on {
+			n += w.shards[i].q.len()
+		}
 	}
-	return w.q.len() + w.tq.len() + w.heldN
+	if w.ins.on {
+		n += w.ins.n
+	}
+	return n
 }
 
 // full reports whether one more event would break the limit, raising the storm
@@ -38,16 +45,19 @@ func (w *World) full() bool {
 	}
 	w.finishInserter() // the queue must hold everything to be looked over
 	shares := map[string]int{}
-	w.q.each(func(e *pev) {
-		switch e.kind {
-		case qDeliver:
-			shares[w.q.typeOf(e)]++
-		default:
-			shares["other events"]++
+	for i := range w.shards {
+		q := &w.shards[i].q
+		q.each(func(e *pev) {
+			switch e.kind {
+			case qDeliver:
+				shares[q.typeOf(e)]++
+			default:
+				shares["other events"]++
+			}
+		})
+		if n := w.shards[i].tq.len(); n > 0 {
+			shares["timers"] += n
 		}
-	})
-	if n := w.tq.len(); n > 0 {
-		shares["timers"] += n
 	}
 	w.storm(w.Pending(), "pending", shares)
 	return true

@@ -62,8 +62,7 @@ type World struct {
 	// clamped counts the messages drawn slower than Δ after GST and delivered in Δ.
 	clamped int
 	mid     uint64
-	q       queue       // every event but timer firings
-	tq      timerQueue  // timer firings
+	shards  []shard     // the queued events, by process (see shard)
 	sched   []scheduled // script actions and expectations, by time
 	next    int
 
@@ -91,20 +90,23 @@ type World struct {
 	results []Result
 	actions []Timed // user actions, for the recording
 
-	limit   int          // the event-storm guard's limit on pending events
-	budget  atomic.Int64 // what the current window may still make (node.Batch.Budget)
-	err     error        // why the run stopped early (an event storm), or nil
-	drops   []qev        // this window's deliveries dropped on arrival
-	heads   []*proc      // the merge's heap, kept to reuse its memory
-	order   []int32      // the window's items' processes, in the order they were taken
-	active  []*proc      // the window's processes with work, kept likewise
-	here    []*proc      // those whose batches the world runs itself, likewise
-	wg      sync.WaitGroup
-	ins     inserter // see inserter.go
-	merging bool     // a merge is under way…
-	pushed  int      // …and has queued this many messages
-	closed  bool
-	halted  atomic.Bool // see Halt
+	limit   int             // the event-storm guard's limit on pending events
+	budget  atomic.Int64    // what the current window may still make (node.Batch.Budget)
+	err     error           // why the run stopped early (an event storm), or nil
+	drops   []qev           // this window's deliveries dropped on arrival, of every shard
+	heads   []*proc         // the merge's heap, kept to reuse its memory
+	active  []*proc         // the window's processes with work, kept likewise
+	here    []*proc         // those whose batches the world runs itself, likewise
+	planned []time.Duration // plan's, likewise
+	// Windows whose end plan brought forward, and whose shards two goroutines
+	// took: for the tests.
+	capped, shared int
+	wg             sync.WaitGroup
+	ins            inserter // see inserter.go
+	merging        bool     // a merge is under way…
+	pushed         int      // …and has queued this many messages
+	closed         bool
+	halted         atomic.Bool // see Halt
 
 	// Whether the run has handled something at its instant, now: then whatever of
 	// the instant is still queued comes after where it stands (see Position).
@@ -140,9 +142,16 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 		cuts: map[[2]int]bool{}, links: map[[2]int]Link{}, gstAt: Never}
 	w.filler, _ = sink.(trace.Filler)
 	w.rng = rand.New(rand.NewPCG(cfg.Seed, 0x6e6574776f726b)) // "network"
-	w.tq.h.track = true
-	w.q.pooled()
-	w.tq.pool = &tevPages
+	w.shards = make([]shard, 1)
+	if len(cfg.IDs) >= shardFrom {
+		w.shards = make([]shard, 2)
+	}
+	for i := range w.shards {
+		sh := &w.shards[i]
+		sh.tq.h.track = true
+		sh.q.pooled()
+		sh.tq.pool = &tevPages
+	}
 	w.limit = cfg.maxPending()
 	for i, id := range cfg.IDs {
 		if _, dup := w.index[id]; dup {
@@ -378,9 +387,12 @@ func (w *World) Close() {
 		}
 	}
 	// Nothing runs after Close: what was queued is gone.
-	w.q.release()
-	w.tq.slots.release()
-	w.tq.h = heap4{track: true}
+	for i := range w.shards {
+		sh := &w.shards[i]
+		sh.q.release()
+		sh.tq.slots.release()
+		sh.tq.h = heap4{track: true}
+	}
 }
 
 // Now is the virtual time.
@@ -395,11 +407,12 @@ func (w *World) push(e qev) {
 	if w.full() {
 		return
 	}
+	sh := w.shardOf(e.to)
 	if w.ins.on || w.merging && w.handOver() {
-		w.ins.add(w.q.pack(&e))
+		w.ins.add(sh.q.pack(&e))
 		return
 	}
-	w.q.push(e)
+	sh.q.push(e)
 }
 
 // armTimer queues a timer firing. Re-arming a timer that is still queued moves the
@@ -407,8 +420,9 @@ func (w *World) push(e qev) {
 // stale firing anyway, and heartbeat detectors re-arm on every message.
 func (w *World) armTimer(p *proc, at time.Duration, id int32, gen uint32) {
 	w.seq++
+	tq := &w.shardOf(int32(p.idx)).tq
 	if int(id) < len(p.timers) && p.timers[id] > 0 {
-		w.tq.move(p.timers[id]-1, at, w.seq, gen)
+		tq.move(p.timers[id]-1, at, w.seq, gen)
 		return
 	}
 	if w.full() {
@@ -417,7 +431,7 @@ func (w *World) armTimer(p *proc, at time.Duration, id int32, gen uint32) {
 	for int(id) >= len(p.timers) {
 		p.timers = append(p.timers, 0)
 	}
-	p.timers[id] = w.tq.push(at, w.seq, tev{proc: int32(p.idx), id: id, gen: gen, inc: p.inc}) + 1
+	p.timers[id] = tq.push(at, w.seq, tev{proc: int32(p.idx), id: id, gen: gen, inc: p.inc}) + 1
 }
 
 // forgetTimer notes that the firing in slot left the queue.
@@ -462,18 +476,8 @@ func (w *World) updateLookahead() {
 
 // headKey is the key of the next queued event or timer firing, or nil.
 func (w *World) headKey() *hkey {
-	switch {
-	case w.q.len() == 0 && w.tq.len() == 0:
-		return nil
-	case w.q.len() == 0:
-		return w.tq.headKey()
-	case w.tq.len() == 0:
-		return w.q.headKey()
-	}
-	if a, b := w.q.headKey(), w.tq.headKey(); b.before(a) {
-		return b
-	}
-	return w.q.headKey()
+	k, _, _ := w.head()
+	return k
 }
 
 // precedes orders scheduled entries: by place, then by class.
@@ -745,18 +749,73 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 		w.now = t0
 	}
 	var cut *hkey
-	w.q.advance(t0)
-	w.drops = w.drops[:0]
-	w.order = w.order[:0]
-	active := w.active[:0]
-	// work: what the events taken are expected to make; here: of that, what those
-	// of the instant last make.
-	popped, last, work, here := 0, t0, 0, 0
+	for i := range w.shards {
+		sh := &w.shards[i]
+		sh.q.advance(t0)
+		sh.drops, sh.order, sh.next, sh.active = sh.drops[:0], sh.order[:0], 0, sh.active[:0]
+	}
 	// Whether the window may stop before its end: else (a headless run, a place
 	// of 0) the loop below spends nothing on it. Events before end are before lim.
 	bounded := lim.seq > 0 || w.interrupt != nil
+	if !bounded && !single {
+		// Each shard takes its events before end, the end planned so that the
+		// window takes about windowCap of them at most.
+		var n int
+		end, n = w.plan(t0, end)
+		w.takeShards(t0, end, n)
+	} else {
+		end, cut = w.takeInOrder(t0, end, single, lim)
+	}
+	if end < t0 || single {
+		end = t0
+	}
+	active := w.active[:0]
+	w.drops = w.drops[:0]
+	for i := range w.shards {
+		active = append(active, w.shards[i].active...)
+		w.drops = append(w.drops, w.shards[i].drops...)
+	}
+	if len(w.shards) > 1 && len(w.shards[0].drops) > 0 && len(w.shards[1].drops) > 0 {
+		sortQueued(w.drops)
+	}
+	w.dispatch(active, end)
+	if w.overflowed(active) {
+		clear(active)
+		w.active = active[:0]
+		return end, false
+	}
+	w.merging, w.pushed = true, 0
+	w.merge(active, t0, end, single, cut)
+	w.merging = false
+	w.finishInserter()
+	if w.interrupt != nil {
+		w.learn(active)
+	}
+	for _, p := range active {
+		p.batch.Shrink()
+	}
+	clear(active)
+	w.active = active[:0]
+	if cut != nil {
+		w.now = max(w.now, cut.at)
+	}
+	w.inside = true
+	return end, cut != nil
+}
+
+// takeInOrder takes the window's events one at a time in the world's order, from
+// whichever shard holds the next: for a window that may stop before its end
+// (inside an instant, at a user action's place, or once the interrupt's share of
+// work is taken; see window), or that takes a single event. It returns the
+// window's end, and where it stopped inside an instant, if it did.
+func (w *World) takeInOrder(t0, end time.Duration, single bool, lim hkey) (time.Duration, *hkey) {
+	var cut *hkey
+	// work: what the events taken are expected to make; here: of that, what those
+	// of the instant last make.
+	popped, last, work, here := 0, t0, 0, 0
+	bounded := lim.seq > 0 || w.interrupt != nil
 	for {
-		h := w.headKey()
+		h, sh, timer := w.head()
 		if h == nil || !(h.at < end || h.at == t0) {
 			break
 		}
@@ -781,22 +840,7 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 			break
 		}
 		popped, last = popped+1, h.at
-		var p *proc
-		var it node.Item
-		if w.tq.len() > 0 && h == w.tq.headKey() {
-			at, seq, t, slot := w.tq.pop()
-			w.forgetTimer(&t, slot)
-			if p = w.procs[t.proc]; p.up && p.inc == t.inc {
-				it = node.Item{At: at, Seq: seq, Gen: t.gen, Timer: t.id, Ev: node.Event{Kind: node.Timer, Name: p.env.TimerName(t.id)}}
-			} else {
-				p = nil
-			}
-		} else {
-			e := w.q.pop()
-			if p = w.classify(&e); p != nil {
-				it = w.item(&e)
-			}
-		}
+		p, it := w.take(sh, timer)
 		if w.interrupt != nil {
 			k := 1
 			if p != nil {
@@ -805,40 +849,13 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 			work, here = work+k, here+k
 		}
 		if p != nil {
-			if len(p.batch.Items) == 0 {
-				active = append(active, p)
-			}
-			p.batch.Items = append(p.batch.Items, it)
-			w.order = append(w.order, int32(p.idx))
+			w.shardOf(int32(p.idx)).hand(p, it)
 		}
 		if single {
 			break
 		}
 	}
-	if end < t0 || single {
-		end = t0
-	}
-	w.dispatch(active, end)
-	if w.overflowed(active) {
-		return end, false
-	}
-	w.merging, w.pushed = true, 0
-	w.merge(active, t0, end, single, cut)
-	w.merging = false
-	w.finishInserter()
-	if w.interrupt != nil {
-		w.learn(active)
-	}
-	for _, p := range active {
-		p.batch.Shrink()
-	}
-	clear(active)
-	w.active = active[:0]
-	if cut != nil {
-		w.now = max(w.now, cut.at)
-	}
-	w.inside = true
-	return end, cut != nil
+	return end, cut
 }
 
 // endOfTime is a place after every other.
@@ -889,8 +906,9 @@ func (p *proc) fanOf(it *node.Item) *int {
 	return &p.fan[k]
 }
 
-// windowCap is how many events a window takes at most (more at one instant).
-const windowCap = 1 << 16
+// windowCap is how many events a window takes at most (more at one instant). (A
+// variable for the tests, which bring it down to small worlds' windows.)
+var windowCap = 1 << 16
 
 // cutWork is how much a window of a world with an interrupt is expected to make,
 // in outcomes and messages sent, of one instant before it stops inside it: about
@@ -975,19 +993,19 @@ const minHandover = 8
 
 // classify decides what a popped event is: work for a process (returned), a drop on
 // arrival (kept for the merge), or a firing for a dead incarnation (forgotten).
-func (w *World) classify(e *qev) *proc {
+func (w *World) classify(sh *shard, e *qev) *proc {
 	p := w.procs[e.to]
 	alive := p.up && p.inc == e.inc
 	switch e.kind {
 	case qDeliver:
 		if !alive {
-			w.drops = append(w.drops, *e)
+			sh.drops = append(sh.drops, *e)
 			return nil
 		}
 		if !e.local {
 			if reason := w.blocked(int(e.from), int(e.to)); reason != "" {
 				e.name = reason
-				w.drops = append(w.drops, *e)
+				sh.drops = append(sh.drops, *e)
 				return nil
 			}
 		}
@@ -1042,13 +1060,14 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool, cut *h
 		}
 		heapify(h)
 	}
-	d, next := 0, 0
+	d := 0
 	for {
 		var best *proc
+		var from *shard
 		var bestAt time.Duration
 		var bestSeq uint64
 		if inOrder {
-			best, next = w.nextInOrder(next)
+			best, from = w.nextInOrder()
 		} else if len(h) > 0 {
 			best = h[0]
 		}
@@ -1074,7 +1093,7 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool, cut *h
 		switch {
 		case inOrder:
 			best.item++
-			next++
+			from.next++
 		case best.pos < len(best.batch.Out):
 			siftDown(h, 0)
 		default:
@@ -1088,17 +1107,32 @@ func (w *World) merge(active []*proc, t0, end time.Duration, single bool, cut *h
 }
 
 // nextInOrder is the process whose outcome comes next when the outcomes follow the
-// window's items (w.order from index i), and the index of its item there; it
-// passes over the items that had no outcome.
-func (w *World) nextInOrder(i int) (*proc, int) {
-	for ; i < len(w.order); i++ {
-		p := w.procs[w.order[i]]
+// window's items (each shard's order from its cursor), and its shard; it passes
+// over the items that had no outcome.
+func (w *World) nextInOrder() (*proc, *shard) {
+	var best *proc
+	var from *shard
+	for i := range w.shards {
+		sh := &w.shards[i]
+		p := w.nextOf(sh)
+		if p != nil && (best == nil || outBefore(&p.batch.Out[p.pos], &best.batch.Out[best.pos])) {
+			best, from = p, sh
+		}
+	}
+	return best, from
+}
+
+// nextOf is the process whose outcome comes next in the shard's order, from its
+// cursor, which it moves past the items that had no outcome; nil at its end.
+func (w *World) nextOf(sh *shard) *proc {
+	for ; sh.next < len(sh.order); sh.next++ {
+		p := w.procs[sh.order[sh.next]]
 		if p.pos < len(p.batch.Out) && p.batch.Out[p.pos].Item == p.item {
-			return p, i
+			return p
 		}
 		p.item++
 	}
-	return nil, i
+	return nil
 }
 
 func headBefore(a, b *proc) bool { return outBefore(&a.batch.Out[a.pos], &b.batch.Out[b.pos]) }
@@ -1411,7 +1445,9 @@ func (w *World) apply(a Action, by string, before uint64) {
 		// After GST every message, including those already in flight, arrives
 		// within Δ (the partially synchronous model of Dwork, Lynch and Stockmeyer).
 		limit := w.now + w.net.Delta
-		w.q.deliverBy(limit)
+		for i := range w.shards {
+			w.shards[i].q.deliverBy(limit)
+		}
 		w.updateLookahead()
 		w.emit(trace.Event{Ev: trace.GST})
 		w.mon.gst()
@@ -1495,7 +1531,7 @@ func (w *World) Deadline(id node.ID) node.Deadline {
 		if !ok || int(tid) >= len(p.timers) || p.timers[tid] == 0 {
 			return 0, false
 		}
-		at, gen := w.tq.due(p.timers[tid] - 1)
+		at, gen := w.shardOf(int32(p.idx)).tq.due(p.timers[tid] - 1)
 		return at, p.env.Armed(name, gen) // a cancelled timer leaves a stale firing
 	})
 }

@@ -27,8 +27,9 @@ import (
 //
 // With 4 MB pieces a seek decompresses 2 MB on average before the first line it
 // needs; the pieces cost a recording of a 400-node mesh (730 MB of lines) 0.4 %
-// more bytes in zstd than one stream.
-const frameBytes = 4 << 20
+// more bytes in zstd than one stream. (A variable for the tests, which make
+// pieces of small recordings.)
+var frameBytes = 4 << 20
 
 // framed is a compressor that ends its piece and starts another once a piece holds
 // frameBytes; the writes it is given are whole lines.
