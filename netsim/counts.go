@@ -50,7 +50,6 @@ func (c *counts) send(typ string, size int) {
 	t.IDs += size
 	t.MaxIDs = max(t.MaxIDs, size)
 }
-func (c *counts) deliver(typ string) { c.get(typ).Delivered++ }
 func (c *counts) drop(typ, reason string) {
 	t := c.get(typ)
 	if t.Dropped == nil {

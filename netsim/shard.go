@@ -26,6 +26,25 @@ type shard struct {
 	next   int        // the merge's cursor into order
 	drops  []qev      // the window's deliveries dropped on arrival
 	active []*proc    // the window's processes with work
+	// The window's deliveries by message type, in stretches of one type: counted
+	// as they are taken, by whichever goroutine takes them, and added to the
+	// world's counts after the merge (which only read them between windows).
+	delivered []typeRun
+}
+
+// typeRun is a number of deliveries of one message type.
+type typeRun struct {
+	typ string
+	n   int
+}
+
+// addDelivered adds the window's deliveries to c.
+func (sh *shard) addDelivered(c *counts) {
+	for _, r := range sh.delivered {
+		c.get(r.typ).Delivered += r.n
+	}
+	clear(sh.delivered) // they hold strings
+	sh.delivered = sh.delivered[:0]
 }
 
 // shardFrom is the number of processes from which a world has two shards: smaller
@@ -96,10 +115,20 @@ func (w *World) take(sh *shard, timer bool) (*proc, node.Item) {
 	return nil, node.Item{}
 }
 
-// hand adds an item to its process's batch, in the shard's order.
+// hand adds an item to its process's batch, in the shard's order, and counts it
+// if it is a delivery from another process: each item has an outcome (only a
+// stale timer's firing has none), which the merge applies unless the window runs
+// out of budget.
 func (sh *shard) hand(p *proc, it node.Item) {
 	if len(p.batch.Items) == 0 {
 		sh.active = append(sh.active, p)
+	}
+	if it.Ev.Kind == node.Deliver && it.Ev.From != p.id {
+		if n := len(sh.delivered); n > 0 && sh.delivered[n-1].typ == it.Ev.Msg.Type {
+			sh.delivered[n-1].n++
+		} else {
+			sh.delivered = append(sh.delivered, typeRun{it.Ev.Msg.Type, 1})
+		}
 	}
 	p.batch.Items = append(p.batch.Items, it)
 	sh.order = append(sh.order, int32(p.idx))

@@ -782,12 +782,18 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 	if w.overflowed(active) {
 		clear(active)
 		w.active = active[:0]
+		for i := range w.shards {
+			w.shards[i].delivered = w.shards[i].delivered[:0]
+		}
 		return end, false
 	}
 	w.merging, w.pushed = true, 0
 	w.merge(active, t0, end, single, cut)
 	w.merging = false
 	w.finishInserter()
+	for i := range w.shards {
+		w.shards[i].addDelivered(&w.counts)
+	}
 	if w.interrupt != nil {
 		w.learn(active)
 	}
@@ -1184,28 +1190,27 @@ func (w *World) dropOnArrival(e *qev) {
 }
 
 // outcome applies one step's results.
+//
+// A delivery was counted when it was taken (see shard.hand). Untraced, a delivery
+// or a timer firing reads nothing of its item.
 func (w *World) outcome(p *proc, o *node.Outcome) {
 	w.now = o.At
-	it := p.batch.ItemOf(o)
-	switch it.Ev.Kind {
+	switch o.Kind {
 	case node.Deliver:
-		local := it.Ev.From == p.id
-		if !local {
-			w.counts.deliver(it.Ev.Msg.Type)
-		}
 		if !w.untraced() {
+			it := p.batch.ItemOf(o)
 			e := w.message(trace.Deliver, it.Ev.From, p.id, it.Ref, &it.Ev.Msg)
-			e.Local, e.Dup = local, it.Gen == 1
+			e.Local, e.Dup = it.Ev.From == p.id, it.Gen == 1
 			w.filled(e)
 		}
 	case node.Timer:
 		if !w.untraced() {
 			e, _ := w.fill(trace.TimerEv)
-			e.Node, e.Name = p.id, it.Ev.Name
+			e.Node, e.Name = p.id, p.batch.ItemOf(o).Ev.Name
 			w.filled(e)
 		}
 	case node.Request:
-		w.emit(trace.Event{Ev: trace.Request, Node: p.id, Name: it.Ev.Name})
+		w.emit(trace.Event{Ev: trace.Request, Node: p.id, Name: p.batch.ItemOf(o).Ev.Name})
 	}
 	effs := p.batch.Effects[o.EffLo:o.EffHi]
 	for i := range effs {

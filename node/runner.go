@@ -34,6 +34,10 @@ type Outcome struct {
 	Status int32 // the new status, Batch.Statuses[Status], or -1 if unchanged
 	EffLo  int32
 	EffHi  int32
+	// Kind is the item's kind, so that a world that records nothing need not
+	// read the item at all: the items of a window of a thousand processes' are
+	// megabytes, out of every cache by the time their outcomes are merged.
+	Kind Kind
 }
 
 // Local reports whether the outcome is of an event the process made inside the
@@ -295,7 +299,7 @@ func (r *Runner) step(b *Batch, ref int32) {
 		li.effect = k
 		r.pushLocal(b, li)
 	}
-	o := Outcome{At: it.At, Seq: it.Seq, Item: ref, Status: -1, EffLo: int32(base), EffHi: int32(len(b.Effects))}
+	o := Outcome{At: it.At, Seq: it.Seq, Item: ref, Status: -1, EffLo: int32(base), EffHi: int32(len(b.Effects)), Kind: it.Ev.Kind}
 	if local {
 		o.Seq = 0
 	}
