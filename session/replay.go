@@ -14,14 +14,26 @@ import (
 
 // checkpointEvery is how many events lie between two kept states, at least:
 // seeking folds at most that many events from the nearest one. A long recording
-// keeps at most maxCheckpoints states, further apart (a power of two times
-// checkpointEvery): a state of a 400-node mesh is a few hundred kilobytes, and a
-// 730 MB recording of one (6.4 million events) keeps 49 of them, a state every
-// 131,072 events.
+// keeps at most maxCheckpoints states (fewer for a big cluster, whose states are
+// big: see checkpointsFor), further apart (a power of two times checkpointEvery).
+// A 730 MB recording of a 400-node mesh (6.4 million events) keeps 196 states, a
+// state every 32,768 events, 255 kB each.
 const (
 	checkpointEvery = 4096
-	maxCheckpoints  = 64
+	maxCheckpoints  = 256
+	// checkpointBytes is about how much memory the kept states may take (the
+	// garbage collector's room comes on top).
+	checkpointBytes = 64 << 20
 )
+
+// checkpointsFor is how many states a replay of a cluster of n processes keeps at
+// most: maxCheckpoints, or fewer when that many would take more than
+// checkpointBytes (a state holds each process's view, about 250 bytes, and the
+// RecentCap recent events and their messages, 330 bytes each), but never under 8.
+func checkpointsFor(n int) int {
+	size := 250*n + 330*trace.RecentCap
+	return max(8, min(maxCheckpoints, checkpointBytes/size))
+}
 
 // blockEvents is how many events lie between two of the places in a recording
 // that a replay's index keeps (where the line starts, and its time): to find an
@@ -47,6 +59,7 @@ type Replay struct {
 	marks  []mark  // markers, faults, alerts and leader changes
 	cps    []checkpoint
 	every  int // events between two of cps
+	most   int // states kept at most, but for the first (checkpointsFor)
 	// Truncated is set when the file's last line was cut short; Complete when the
 	// file ends with its end record.
 	Truncated, Complete bool
@@ -154,8 +167,8 @@ func indexReplay(path string, src *source, content io.Reader) (*Replay, error) {
 }
 
 // indexer folds a recording's events in order for its Replay: it notes the marks,
-// and keeps a state every r.every events (r.cps), at most maxCheckpoints + 1 of
-// them: past that, r.every doubles and every other state goes.
+// and keeps a state every r.every events (r.cps), at most r.most + 1 of them: past
+// that, r.every doubles and every other state goes.
 type indexer struct {
 	r       *Replay
 	st      *trace.State
@@ -164,7 +177,7 @@ type indexer struct {
 
 // newIndexer starts the replay's marks and states again, a state every events.
 func (r *Replay) newIndexer(every int) *indexer {
-	r.every, r.marks = every, nil
+	r.every, r.marks, r.most = every, nil, checkpointsFor(len(r.Header.Info.IDs))
 	st := trace.NewState(r.Header)
 	r.cps = []checkpoint{{st: st.Clone()}}
 	return &indexer{r: r, st: st, leaders: map[node.ID]node.ID{}}
@@ -187,7 +200,7 @@ func (x *indexer) add(i int, e *trace.Event) {
 		return
 	}
 	r.cps = append(r.cps, checkpoint{x.st.Clone(), e.T})
-	if len(r.cps) > maxCheckpoints+1 {
+	if len(r.cps) > r.most+1 {
 		// cps[k] is the state after k·every events: the even ones are those
 		// after k/2·(2·every).
 		n := 0

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,13 +49,13 @@ func TestReplaySeek(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	// With states kept every checkpointEvery events, and further apart, as a long
-	// recording keeps them (maxCheckpoints).
-	for _, every := range []int{checkpointEvery, 3 * checkpointEvery / 2, 64} {
+	// recording keeps them (checkpointsFor).
+	for _, every := range []int{checkpointEvery, 3 * checkpointEvery / 2, 8} {
 		r.mu.Lock()
 		r.index(every)
 		r.mu.Unlock()
-		if every == 64 && (r.every == 64 || len(r.cps) > maxCheckpoints+1) {
-			t.Fatalf("%d events a state every 64 kept %d states, every %d", r.Len(), len(r.cps), r.every)
+		if every == 8 && (r.every == 8 || len(r.cps) > r.most+1) {
+			t.Fatalf("%d events a state every 8 kept %d states, every %d", r.Len(), len(r.cps), r.every)
 		}
 		for i := 0; i < 12; i++ {
 			n := rng.IntN(r.Len() + 1)
@@ -115,6 +117,70 @@ func BenchmarkReplaySeek(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(r.Len()), "events")
+}
+
+// ReplayFileEnv names the recording BenchmarkReplayOpen opens: scripts/bench makes
+// the issue's one (a 400-node heartbeat mesh for 2 virtual seconds, 730 MB of lines,
+// 6.4 million events) with `clusterlab sim --record`, in a process of its own, so
+// that the benchmark's peak memory is the replay's alone.
+const ReplayFileEnv = "CLUSTERLAB_REPLAY_FILE"
+
+// BenchmarkReplayOpen opens the recording that ReplayFileEnv names, as `replay`
+// does, then seeks to 50 random times, and reports the seconds the opening took
+// (open-s, and open-cpu-s of CPU time, every thread's: the reading and folding,
+// and the hashing beside it), the seeks' mean and longest time (seek-ms,
+// seek-max-ms), and the
+// process's peak resident memory (peak-MB, the kernel's high-water mark: what
+// opening and seeking took, and the test binary's own few megabytes). One
+// operation per process: the high-water mark never comes down.
+func BenchmarkReplayOpen(b *testing.B) {
+	path := os.Getenv(ReplayFileEnv)
+	if path == "" {
+		b.Skipf("set %s to a recording (scripts/bench makes a 730 MB one)", ReplayFileEnv)
+	}
+	for range b.N {
+		start, cpu := time.Now(), cpuTime()
+		r, err := OpenReplay(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		open, openCPU := time.Since(start), cpuTime()-cpu
+		rng := rand.New(rand.NewPCG(3, 4))
+		var total, longest time.Duration
+		const seeks = 50
+		for range seeks {
+			t0 := time.Now()
+			r.SeekTime(rng.Int64N(r.End() + 1))
+			d := time.Since(t0)
+			total += d
+			longest = max(longest, d)
+		}
+		if r.Note() != "" && !strings.Contains(r.Note(), "timeout bars") {
+			b.Fatal(r.Note())
+		}
+		b.ReportMetric(open.Seconds(), "open-s")
+		b.ReportMetric(openCPU.Seconds(), "open-cpu-s")
+		b.ReportMetric(float64(total.Milliseconds())/seeks, "seek-ms")
+		b.ReportMetric(float64(longest.Milliseconds()), "seek-max-ms")
+		b.ReportMetric(float64(r.Len()), "events")
+		r.Close()
+	}
+	b.ReportMetric(peakRSSMB(), "peak-MB")
+}
+
+// peakRSSMB is the process's peak resident memory so far, in MB (Linux), or 0.
+func peakRSSMB() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }
 
 // BenchmarkReplayTimers re-runs the recording of BenchmarkReplaySeek to find the

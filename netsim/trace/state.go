@@ -176,7 +176,7 @@ func (st *State) Clone() *State {
 	for k, v := range st.types {
 		c.types[k] = v
 	}
-	c.snap = st.copySnap()
+	c.snap = st.copySnap(false)
 	return c
 }
 
@@ -415,11 +415,14 @@ func (st *State) regroup() {
 
 // Snapshot returns an immutable copy of the current state.
 func (st *State) Snapshot() *Snapshot {
-	s := st.copySnap()
+	s := st.copySnap(true)
 	return &s
 }
 
-func (st *State) copySnap() Snapshot {
+// copySnap copies the snapshot the state keeps, and its recent events and
+// timeline rows from their rings when asked: a clone has the rings, which a
+// replay's kept states would otherwise hold twice.
+func (st *State) copySnap(recent bool) Snapshot {
 	s := st.snap
 	s.Nodes = make([]NodeView, len(st.snap.Nodes))
 	for i, n := range st.snap.Nodes {
@@ -440,10 +443,17 @@ func (st *State) copySnap() Snapshot {
 	s.Markers = append([]Event(nil), st.snap.Markers...)
 	s.Rate = append([]float64(nil), st.snap.Rate...)
 	s.BeatRate = append([]float64(nil), st.snap.BeatRate...)
+	if !recent {
+		// A clone keeps its rings (recent events, timeline rows) and copies
+		// them out when it is snapshot.
+		s.Recent, s.Rows, s.Beats = nil, nil, nil
+		return s
+	}
 	s.Rows, s.Beats = st.rows.view()
-	if st.full {
+	switch {
+	case st.full:
 		s.Recent = append(append([]Event(nil), st.recent[st.head:]...), st.recent[:st.head]...)
-	} else {
+	default:
 		s.Recent = append([]Event(nil), st.recent[:st.head]...)
 	}
 	ownMessages(s.Recent, make([]node.Message, len(s.Recent)))
