@@ -109,12 +109,16 @@ func (in *inserter) run(qs []*queue) {
 				in.done <- struct{}{}
 				continue
 			}
+			helping(true)
 			for i := range b {
 				qs[b[i].to&mask].insert(b[i])
 			}
+			helping(false)
 			in.spare <- b[:0] // never blocks: it has room for every block
 		case job := <-in.jobs:
+			helping(true)
 			job()
+			helping(false)
 			in.done <- struct{}{}
 		}
 	}

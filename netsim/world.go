@@ -749,6 +749,7 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 		w.now = t0
 	}
 	var cut *hkey
+	phase(phaseTake)
 	for i := range w.shards {
 		sh := &w.shards[i]
 		sh.q.advance(t0)
@@ -778,7 +779,9 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 	if len(w.shards) > 1 && len(w.shards[0].drops) > 0 && len(w.shards[1].drops) > 0 {
 		sortQueued(w.drops)
 	}
+	phase(phaseDispatch)
 	w.dispatch(active, end)
+	phase(phaseMerge)
 	if w.overflowed(active) {
 		clear(active)
 		w.active = active[:0]
@@ -794,6 +797,7 @@ func (w *World) window(t0, end time.Duration, single bool, lim hkey) (until time
 	for i := range w.shards {
 		w.shards[i].addDelivered(&w.counts)
 	}
+	phase(phaseDone)
 	if w.interrupt != nil {
 		w.learn(active)
 	}
