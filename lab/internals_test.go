@@ -1,0 +1,59 @@
+package lab
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestInternalsPage holds docs/internals.md to the benchmarks it describes: every
+// benchmark it names exists, and every benchmark scripts/bench runs is described
+// there, so that the page says how each figure of the table is measured. (Running
+// them is scripts/bench's job: minutes each.)
+func TestInternalsPage(t *testing.T) {
+	page, err := os.ReadFile("../docs/internals.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile("../scripts/bench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defined := map[string]bool{}
+	decl := regexp.MustCompile(`(?m)^func (Benchmark\w+)\(`)
+	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range decl.FindAllStringSubmatch(string(src), -1) {
+			defined[m[1]] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := regexp.MustCompile(`Benchmark[A-Z]\w*`)
+	for _, name := range named.FindAllString(string(page), -1) {
+		if !defined[name] {
+			t.Errorf("docs/internals.md names %s, which no test file defines", name)
+		}
+	}
+	run := regexp.MustCompile(`bench '\^(Benchmark\w+)\$`)
+	found := run.FindAllStringSubmatch(string(script), -1)
+	if len(found) < 10 {
+		t.Fatalf("found %d benchmarks in scripts/bench: its bench lines changed form", len(found))
+	}
+	for _, m := range found {
+		if !strings.Contains(string(page), m[1]) {
+			t.Errorf("scripts/bench runs %s, which docs/internals.md does not describe", m[1])
+		}
+	}
+}
