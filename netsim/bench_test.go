@@ -14,19 +14,7 @@ import (
 	"github.com/clusterlab/clusterlab/node"
 )
 
-func heartbeatConfig(b testing.TB, n int) netsim.Config {
-	ids := make([]node.ID, n)
-	for i := range ids {
-		ids[i] = node.ID(i + 1)
-	}
-	spec, f, err := algos.Build("heartbeat-dp", ids, map[string]any{"interval": "100ms", "timeout": "300ms"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return netsim.Config{Name: "bench", Spec: spec, Factory: f, IDs: ids, Seed: 1,
-		Net: netsim.Net{Latency: netsim.Latency{Dist: "uniform", Min: 10 * time.Millisecond, Mean: 15 * time.Millisecond, Max: 20 * time.Millisecond},
-			Delta: 50 * time.Millisecond}, Monitors: netsim.DefaultMonitors}
-}
+func heartbeatConfig(b testing.TB, n int) netsim.Config { return netsim.MeshConfig(b, n) }
 
 // BenchmarkWorldAllToAll runs 64 heartbeat-dp processes, all to all, headless with no
 // recording, and reports delivered messages per second of wall time.

@@ -1,9 +1,11 @@
 package netsim
 
 import (
+	"testing"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
+	_ "github.com/clusterlab/clusterlab/algos/detector" // heartbeat-dp
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -63,4 +65,21 @@ func (c *collect) Record(e *trace.Event) {
 		x.Msg = &m
 	}
 	c.evs = append(c.evs, x)
+}
+
+// MeshConfig is the benchmarks' heartbeat-dp mesh of n processes: 100 ms
+// heartbeats, a 300 ms timeout, 10–20 ms links. (Exported for the package's
+// external tests, which share this binary.)
+func MeshConfig(tb testing.TB, n int) Config {
+	ids := make([]node.ID, n)
+	for i := range ids {
+		ids[i] = node.ID(i + 1)
+	}
+	spec, f, err := algos.Build("heartbeat-dp", ids, map[string]any{"interval": "100ms", "timeout": "300ms"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return Config{Name: "bench", Spec: spec, Factory: f, IDs: ids, Seed: 1,
+		Net: Net{Latency: Latency{Dist: "uniform", Min: 10 * time.Millisecond, Mean: 15 * time.Millisecond, Max: 20 * time.Millisecond},
+			Delta: 50 * time.Millisecond}, Monitors: DefaultMonitors}
 }

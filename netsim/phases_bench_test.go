@@ -9,9 +9,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/clusterlab/clusterlab/algos"
-	_ "github.com/clusterlab/clusterlab/algos/detector"
-	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/internal/cputime"
 )
 
 // threadCPU is the CPU time of the calling thread.
@@ -19,13 +17,6 @@ func threadCPU() time.Duration {
 	var ts syscall.Timespec
 	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3 /* CLOCK_THREAD_CPUTIME_ID */, uintptr(unsafe.Pointer(&ts)), 0)
 	return time.Duration(ts.Nano())
-}
-
-// processCPU is the CPU time of every thread of the process.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkWorldMesh1000Phases runs BenchmarkWorldMesh1000's 1,000-node mesh
@@ -58,7 +49,7 @@ func meshPhases(b *testing.B, procs int) (path, wall time.Duration) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	w, err := New(meshConfig(b, 1000), nil)
+	w, err := New(MeshConfig(b, 1000), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -86,7 +77,7 @@ func meshPhases(b *testing.B, procs int) (path, wall time.Duration) {
 	var procAt [4]time.Duration
 	var helperAt time.Duration
 	phaseHook = func(k int) {
-		at[k], procAt[k] = threadCPU(), processCPU()
+		at[k], procAt[k] = threadCPU(), cputime.Process()
 		switch k {
 		case phaseTake:
 			helperAt = helper
@@ -108,20 +99,4 @@ func meshPhases(b *testing.B, procs int) (path, wall time.Duration) {
 		return threadCPU() - cpu, wall
 	}
 	return path, wall
-}
-
-// meshConfig is the heartbeat-dp mesh of the benchmarks (bench_test.go's
-// heartbeatConfig, which the package's own tests cannot import).
-func meshConfig(b testing.TB, n int) Config {
-	ids := make([]node.ID, n)
-	for i := range ids {
-		ids[i] = node.ID(i + 1)
-	}
-	spec, f, err := algos.Build("heartbeat-dp", ids, map[string]any{"interval": "100ms", "timeout": "300ms"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return Config{Name: "bench", Spec: spec, Factory: f, IDs: ids, Seed: 1,
-		Net: Net{Latency: Latency{Dist: "uniform", Min: 10 * time.Millisecond, Mean: 15 * time.Millisecond, Max: 20 * time.Millisecond},
-			Delta: 50 * time.Millisecond}, Monitors: DefaultMonitors}
 }

@@ -2,7 +2,6 @@ package netsim_test
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/clusterlab/clusterlab/algos"
 	_ "github.com/clusterlab/clusterlab/algos/mutex" // ricart
+	"github.com/clusterlab/clusterlab/internal/rss"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -187,21 +187,6 @@ func TestEventStormInsideAWindow(t *testing.T) {
 	}
 }
 
-// peakRSSMB is the process's peak resident memory so far, in MB (Linux), or 0.
-func peakRSSMB() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb / 1024
-		}
-	}
-	return 0
-}
-
 // BenchmarkStormDefaultGuard floods the network until the default guard
 // (DefaultMaxPending) stops the run, and reports the process's peak RSS and the
 // heap taken per pending event. Peak RSS is the process's: run one sub-benchmark
@@ -232,7 +217,7 @@ func BenchmarkStormDefaultGuard(b *testing.B) {
 				pending := w.Pending()
 				live := heapMB() - before
 				w.Close()
-				b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
+				b.ReportMetric(rss.PeakMB(), "peak-RSS-MB")
 				b.ReportMetric(float64(live<<20)/float64(max(pending, 1)), "live-B/pending")
 				b.ReportMetric(float64(pending), "pending")
 			}

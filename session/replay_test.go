@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/clusterlab/clusterlab/internal/rss"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/tui"
 )
@@ -165,22 +165,7 @@ func BenchmarkReplayOpen(b *testing.B) {
 		b.ReportMetric(float64(r.Len()), "events")
 		r.Close()
 	}
-	b.ReportMetric(peakRSSMB(), "peak-MB")
-}
-
-// peakRSSMB is the process's peak resident memory so far, in MB (Linux), or 0.
-func peakRSSMB() float64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb / 1024
-		}
-	}
-	return 0
+	b.ReportMetric(rss.PeakMB(), "peak-MB")
 }
 
 // BenchmarkReplayTimers re-runs the recording of BenchmarkReplaySeek to find the
