@@ -112,7 +112,7 @@ func (c *checkCmd) Run() error {
 			if i < maxShown { // the runs shown are saved to be run again
 				path, err := saveRun(c.Save, f)
 				if err != nil {
-					return badInput(fmt.Errorf("--save: %w", err))
+					return ioError(c.Save, err)
 				}
 				d += " (" + ui.F("check.prop.saved", path) + ")"
 			}

@@ -27,7 +27,7 @@ import (
 )
 
 // exitError carries an exit code: 1 for failed expectations or verification, 2 for
-// bad input.
+// bad input, 3 for an output that could not be written.
 type exitError struct {
 	code int
 	err  error

@@ -66,17 +66,18 @@ func (c *gradeCmd) Run() error {
 	for _, r := range rows {
 		fmt.Printf("%-10s %s: %s\n", r.Verdict, filepath.Base(r.File), r.Reason)
 	}
+	// An output that cannot be written exits 3, naming it, as every command's.
 	if err := grading.WriteCSV(csvOut, rows); err != nil {
-		return err
+		return ioError(c.Out, err)
 	}
 	if err := grading.WriteMarkdown(mdOut, c.Dir, rubric, rows, ui); err != nil {
-		return err
+		return ioError(mdPath, err)
 	}
 	if err := csvOut.Commit(); err != nil {
-		return err
+		return ioError(c.Out, err)
 	}
 	if err := mdOut.Commit(); err != nil {
-		return err
+		return ioError(mdPath, err)
 	}
 	failed := grading.Failed(rows)
 	fmt.Println(ui.F("grade.summary", len(rows), len(rows)-failed, failed, c.Out, mdPath))

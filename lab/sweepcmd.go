@@ -168,7 +168,8 @@ func sweepOutcomeErr(err error) error {
 	return err
 }
 
-// ioError is a file that could not be written: exit 3, with its path.
+// ioError is a file that could not be written: exit 3, with its path (every
+// command's outputs, not only sweep's).
 func ioError(path string, err error) error {
 	return &exitError{3, &sweep.IOError{Path: path, Err: err}}
 }
