@@ -523,7 +523,7 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 					push(&pfItem{name: "thread_name", ph: "M", tid: a.tid, args: appendJSONObject(nil, "name", "alert "+e.Kind)})
 				}
 				d := max(float64(a.end)-float64(e.T), stepDur)
-				args := appendJSONField(appendJSONField([]byte{'{'}, "cleared", strconv.AppendBool(nil, true)), "text", appendJSONString(nil, e.Text))
+				args := appendJSONField(appendJSONField([]byte{'{'}, "cleared", strconv.AppendBool(nil, a.cleared)), "text", appendJSONString(nil, e.Text))
 				it := &pfItem{name: e.Kind, cat: "alert", ph: "X", ts: at(0), dur: d, hasDur: true, tid: a.tid, args: append(args[:len(args)-1], '}')}
 				if !a.cleared {
 					it.idx = late + uint64(len(plan.lanes)) + uint64(a.atEnd)

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
 )
 
 // checkPerfetto checks a Perfetto export's structure: valid JSON of the
@@ -148,3 +151,34 @@ func TestPerfettoEveryTrace(t *testing.T) {
 }
 
 func usText(us int64) string { return seconds(us) + "s" }
+
+// TestPerfettoAlertCleared: an alert's slice says whether it was cleared in the
+// window; one never cleared runs to the window's end and says not (every slice
+// said cleared).
+func TestPerfettoAlertCleared(t *testing.T) {
+	tr := &trace.Trace{Header: trace.Header{Format: trace.Format, Version: trace.Version,
+		Info: trace.Info{Name: "alerts", Algorithm: "bully", Family: "election", IDs: []node.ID{1, 2}}}}
+	for _, e := range []trace.Event{
+		{T: 10, Ev: trace.Alert, Kind: "split-brain", Text: "two lead"},
+		{T: 20, Ev: trace.Alert, Kind: "no-leader", Text: "none leads"},
+		{T: 30, Ev: trace.AlertCleared, Ref: 1, Text: "one leads"},
+		{T: 40, Ev: trace.Crash, Node: 2},
+	} {
+		e.Seq = uint64(len(tr.Events) + 1)
+		tr.Events = append(tr.Events, e)
+	}
+	out := export(t, tr, Flags{Format: "perfetto"})
+	var doc struct{ TraceEvents []pfEvent }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for _, e := range doc.TraceEvents {
+		if e.Cat == "alert" && e.Ph == "X" {
+			got[e.Name] = e.Args["cleared"]
+		}
+	}
+	if got["split-brain"] != true || got["no-leader"] != false {
+		t.Errorf("alert slices cleared: %v, want split-brain true, no-leader false", got)
+	}
+}
