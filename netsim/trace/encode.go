@@ -568,6 +568,10 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// AppendString appends s as encoding/json quotes it (the Perfetto export writes
+// its JSON by hand with it too).
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }
+
 // appendString appends s as encoding/json quotes it: HTML-safe, invalid UTF-8 as
 // U+FFFD, and U+2028 and U+2029 escaped.
 func appendString(b []byte, s string) []byte {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -516,14 +515,14 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 		case trace.Marker:
 			instant(0, at(0), "marker", "marker: "+oneLine(e.Text), nil)
 		case trace.Alert:
-			args := appendJSONField(appendJSONField([]byte{'{'}, "line", strconv.AppendUint(nil, e.Seq, 10)), "text", appendJSONString(nil, e.Text))
+			args := appendJSONField(appendJSONField([]byte{'{'}, "line", strconv.AppendUint(nil, e.Seq, 10)), "text", trace.AppendString(nil, e.Text))
 			instant(0, at(0), "alert", "alert "+e.Kind, append(args[:len(args)-1], '}'))
 			if a := plan.alerts[e.Seq]; a != nil {
 				if a.meta && !plan.lanes[a.lane].late {
 					push(&pfItem{name: "thread_name", ph: "M", tid: a.tid, args: appendJSONObject(nil, "name", "alert "+e.Kind)})
 				}
 				d := max(float64(a.end)-float64(e.T), stepDur)
-				args := appendJSONField(appendJSONField([]byte{'{'}, "cleared", strconv.AppendBool(nil, a.cleared)), "text", appendJSONString(nil, e.Text))
+				args := appendJSONField(appendJSONField([]byte{'{'}, "cleared", strconv.AppendBool(nil, a.cleared)), "text", trace.AppendString(nil, e.Text))
 				it := &pfItem{name: e.Kind, cat: "alert", ph: "X", ts: at(0), dur: d, hasDur: true, tid: a.tid, args: append(args[:len(args)-1], '}')}
 				if !a.cleared {
 					it.idx = late + uint64(len(plan.lanes)) + uint64(a.atEnd)
@@ -531,12 +530,12 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 				push(it)
 			}
 		case trace.AlertCleared:
-			args := appendJSONField(appendJSONField([]byte{'{'}, "alert line", strconv.AppendUint(nil, e.Ref, 10)), "text", appendJSONString(nil, e.Text))
+			args := appendJSONField(appendJSONField([]byte{'{'}, "alert line", strconv.AppendUint(nil, e.Ref, 10)), "text", trace.AppendString(nil, e.Text))
 			instant(0, at(0), "alert", "alert cleared", append(args[:len(args)-1], '}'))
 		case trace.Detect:
 			instant(0, at(0), "detector", "every live node suspects "+e.Node.String(), appendJSONObject(nil, "latency", e.Value))
 		case trace.Expect:
-			args := appendJSONField(appendJSONField([]byte{'{'}, "observed", appendJSONString(nil, e.Value)), "ok", strconv.AppendBool(nil, e.OK != nil && *e.OK))
+			args := appendJSONField(appendJSONField([]byte{'{'}, "observed", trace.AppendString(nil, e.Value)), "ok", strconv.AppendBool(nil, e.OK != nil && *e.OK))
 			instant(0, at(0), "expect", "expect "+oneLine(e.Text), append(args[:len(args)-1], '}'))
 		}
 		return false, nil
@@ -565,13 +564,13 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 // appendJSON appends the item as encoding/json writes a pfEvent.
 func (it *pfItem) appendJSON(b []byte) []byte {
 	b = append(b, `{"name":`...)
-	b = appendJSONString(b, it.name)
+	b = trace.AppendString(b, it.name)
 	if it.cat != "" {
 		b = append(b, `,"cat":`...)
-		b = appendJSONString(b, it.cat)
+		b = trace.AppendString(b, it.cat)
 	}
 	b = append(b, `,"ph":`...)
-	b = appendJSONString(b, it.ph)
+	b = trace.AppendString(b, it.ph)
 	b = append(b, `,"ts":`...)
 	b = appendJSONFloat(b, it.ts)
 	if it.hasDur {
@@ -586,11 +585,11 @@ func (it *pfItem) appendJSON(b []byte) []byte {
 	}
 	if it.bp != "" {
 		b = append(b, `,"bp":`...)
-		b = appendJSONString(b, it.bp)
+		b = trace.AppendString(b, it.bp)
 	}
 	if it.scope != "" {
 		b = append(b, `,"s":`...)
-		b = appendJSONString(b, it.scope)
+		b = trace.AppendString(b, it.scope)
 	}
 	switch {
 	case it.step:
@@ -609,16 +608,16 @@ func (it *pfItem) appendJSON(b []byte) []byte {
 // appendJSONObject appends {"key":"value"}.
 func appendJSONObject(b []byte, key, value string) []byte {
 	b = append(b, '{')
-	b = appendJSONString(b, key)
+	b = trace.AppendString(b, key)
 	b = append(b, ':')
-	b = appendJSONString(b, value)
+	b = trace.AppendString(b, value)
 	return append(b, '}')
 }
 
 // appendJSONField appends "key":value, to an object being written (b ends with
 // { or a value); it leaves a comma, which the caller replaces with the closing }.
 func appendJSONField(b []byte, key string, value []byte) []byte {
-	b = appendJSONString(b, key)
+	b = trace.AppendString(b, key)
 	b = append(b, ':')
 	b = append(b, value...)
 	return append(b, ',')
@@ -641,59 +640,4 @@ func appendJSONFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
-}
-
-// appendJSONString appends s as encoding/json writes a string: quoted, with
-// quotes, backslashes and control characters escaped, <, > and & as \u escapes,
-// U+2028 and U+2029 escaped, and invalid UTF-8 as U+FFFD.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

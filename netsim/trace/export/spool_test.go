@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/clusterlab/clusterlab/netsim/trace"
 	"pgregory.net/rapid"
 )
 
@@ -69,12 +70,12 @@ func TestSpoolOnDisk(t *testing.T) {
 	}
 }
 
-// TestJSONLikeEncodingJSON: appendJSONString and appendJSONFloat write what
+// TestJSONLikeEncodingJSON: trace.AppendString and appendJSONFloat write what
 // encoding/json writes (the Perfetto export is written by hand).
 func TestJSONLikeEncodingJSON(t *testing.T) {
 	check := func(t interface{ Fatalf(string, ...any) }, s string, f float64) {
 		want, _ := json.Marshal(s)
-		if got := appendJSONString(nil, s); string(got) != string(want) {
+		if got := trace.AppendString(nil, s); string(got) != string(want) {
 			t.Fatalf("string %q: got %s, want %s", s, got, want)
 		}
 		want, _ = json.Marshal(f)
