@@ -301,6 +301,7 @@ type cmdLine struct {
 	Grade   gradeCmd   `cmd:"" help:"${help_cmd_grade}"`
 	Explore exploreCmd `cmd:"" help:"${help_cmd_explore}"`
 	Shrink  shrinkCmd  `cmd:"" help:"${help_cmd_shrink}"`
+	Diff    diffCmd    `cmd:"" help:"${help_cmd_diff}"`
 }
 
 // args is the command line Main was given, for the outputs that name the command
