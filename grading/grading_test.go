@@ -10,43 +10,15 @@ import (
 	"testing"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/internal/rectest"
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
-	"github.com/clusterlab/clusterlab/node"
-	"github.com/clusterlab/clusterlab/session"
 )
 
 // record records a preset with a seed the way `sim --record` does, into dir.
 func record(t testing.TB, dir, preset string, seed uint64) string {
 	t.Helper()
-	path := filepath.Join(dir, preset+"-"+strings.Repeat("x", int(seed))+".jsonl")
-	s, cfg, err := session.Open(session.Source{Preset: preset, Seed: &seed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := session.CreateOutput(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Abort()
-	rec, err := session.Record(out, s, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, now, err := session.RunContext(context.Background(), cfg, 0, rec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.End(trace.EndUntil, node.Micros(now)); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return rectest.Record(t, filepath.Join(dir, preset+"-"+strings.Repeat("x", int(seed))+".jsonl"), preset, seed, nil, 0)
 }
 
 // rewrite changes a recording's lines and makes its end record's hash again, as a

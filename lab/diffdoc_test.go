@@ -42,10 +42,7 @@ func TestDiffPage(t *testing.T) {
 		case "sh":
 			run, _ := commands(b)
 			for _, c := range run {
-				want := 0
-				if strings.HasPrefix(c.comment, "exits 1") {
-					want = 1
-				}
+				want := wantExit(c)
 				out, code := runCLI(t, dir, bin, c.args...)
 				if code != want {
 					t.Fatalf("%s:%d: clusterlab %s exits %d, the page says %d:\n%s", page, c.line, strings.Join(c.args, " "), code, want, out)

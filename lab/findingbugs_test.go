@@ -73,10 +73,7 @@ func TestFindingBugsPage(t *testing.T) {
 					}
 					continue
 				}
-				want := 0
-				if strings.HasPrefix(c.comment, "exits 1") {
-					want = 1
-				}
+				want := wantExit(c)
 				out, code := runCLI(t, dir, bin, c.args...)
 				if code != want {
 					t.Fatalf("%s:%d: clusterlab %s exits %d, the page says %d:\n%s", page, c.line, strings.Join(c.args, " "), code, want, out)

@@ -93,6 +93,15 @@ func commands(b block) (run, templated []readmeCommand) {
 	return run, templated
 }
 
+// wantExit is the exit code a page's command announces in its comment ("exits
+// 1"), 0 when it announces none.
+func wantExit(c readmeCommand) int {
+	if strings.HasPrefix(c.comment, "exits 1") {
+		return 1
+	}
+	return 0
+}
+
 // dashboard reports whether args open the dashboard (which needs a terminal).
 func dashboard(args []string) bool {
 	return len(args) == 0 || args[0] == "run" || args[0] == "replay" || strings.HasPrefix(args[0], "-")

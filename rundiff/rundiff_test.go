@@ -1,7 +1,6 @@
 package rundiff
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/internal/rectest"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -30,42 +30,10 @@ type run struct {
 	name    string
 }
 
-// record makes r's recording in dir, the way sim --record and a dashboard do.
+// record makes r's recording in dir.
 func record(t testing.TB, dir string, r run) string {
 	t.Helper()
-	s, cfg, err := session.Open(session.Source{Preset: r.preset, Seed: &r.seed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.UserActions = r.actions
-	path := filepath.Join(dir, r.name+".jsonl")
-	out, err := session.CreateOutput(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Abort()
-	rec, err := session.Record(out, s, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, now, err := session.RunContext(context.Background(), cfg, r.stop, rec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reason := trace.EndUntil
-	if r.stop > 0 && r.stop < cfg.Until {
-		reason = trace.EndQuit
-	}
-	if err := rec.End(reason, node.Micros(now)); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return rectest.Record(t, filepath.Join(dir, r.name+".jsonl"), r.preset, r.seed, r.actions, r.stop)
 }
 
 // events reads a recording whole, for the tests' own answers.
