@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -35,12 +36,12 @@ type sweepRunCmd struct {
 	Record string  `help:"${help_sweep_record}" placeholder:"FILE"`
 }
 
-func (c *sweepRunCmd) options() (sweep.Options, error) {
+func (c *sweepRunCmd) options(stdout io.Writer) (sweep.Options, error) {
 	o := sweep.Options{File: c.File, Preset: c.Preset, Out: c.Out, Shard: c.Shard, Seeds: c.Seeds, Force: c.Force, DPI: c.DPI,
-		Program: "clusterlab " + session.Version, Lang: ui, Stdout: os.Stdout, Terminal: term.IsTerminal(os.Stdout.Fd())}
+		Program: "clusterlab " + session.Version, Lang: ui, Stdout: stdout, Terminal: term.IsTerminal(os.Stdout.Fd())}
 	if c.Jobs != nil {
-		if *c.Jobs < 1 || *c.Jobs > sweep.MaxJobs {
-			return o, fmt.Errorf("--jobs: found %d, expected 1 to %d runs at once (leave it out for one per core)", *c.Jobs, sweep.MaxJobs)
+		if err := sweep.CheckJobs(*c.Jobs); err != nil {
+			return o, err
 		}
 		o.Jobs = *c.Jobs
 	}
@@ -51,7 +52,11 @@ func (c *sweepRunCmd) options() (sweep.Options, error) {
 }
 
 func (c *sweepRunCmd) Run() error {
-	o, err := c.options()
+	return printing(c.run)
+}
+
+func (c *sweepRunCmd) run(stdout io.Writer) error {
+	o, err := c.options(stdout)
 	if err != nil {
 		return badInput(err)
 	}
@@ -67,11 +72,15 @@ func (c *sweepRunCmd) Run() error {
 	defer stop()
 	o.Ctx = ctx
 	out, err := sweep.Execute(o)
+	if _, ok := errors.AsType[*sweep.Stopped](err); ok {
+		// Stopped while its cells were checked: nothing ran, nothing was written.
+		return sig.err()
+	}
 	if err == nil && out.Stopped != "" {
-		fmt.Printf("\n%s\n", ui.F("sweep.stopped", out.Runs, out.Total, out.Dir))
+		fmt.Fprintf(stdout, "\n%s\n", ui.F("sweep.stopped", out.Runs, out.Total, out.Dir))
 		return sig.interruptedErr(ui.F("sweep.stopped.kept", out.Dir))
 	}
-	return sweepOutcome(out, err)
+	return sweepOutcome(stdout, out, err)
 }
 
 // recordOne records one run of the sweep, the one results.csv numbers --run or the
@@ -133,9 +142,9 @@ func (c *sweepRunCmd) recordOne(o sweep.Options) error {
 		return ioError(c.Record, werr)
 	}
 	if run.Index < 0 { // a seed the sweep does not run
-		fmt.Println(ui.F("sweep.recorded.other", p.Describe(run), rec.Count(), c.Record, rec.Hash()))
+		fmt.Fprintln(o.Stdout, ui.F("sweep.recorded.other", p.Describe(run), rec.Count(), c.Record, rec.Hash()))
 	} else {
-		fmt.Println(ui.F("sweep.recorded", p.Describe(run), run.Index, rec.Count(), c.Record, rec.Hash()))
+		fmt.Fprintln(o.Stdout, ui.F("sweep.recorded", p.Describe(run), run.Index, rec.Count(), c.Record, rec.Hash()))
 	}
 	return nil
 }
@@ -151,7 +160,10 @@ func (c *sweepMergeCmd) Run() error {
 	if c.DPI != 0 && (c.DPI < sweep.MinDPI || c.DPI > sweep.MaxDPI) {
 		return badInput(fmt.Errorf("--dpi: found %d, expected %d to %d dots per inch", c.DPI, sweep.MinDPI, sweep.MaxDPI))
 	}
-	return sweepOutcome(sweep.Merge(c.Dirs, c.Out, c.Force, c.DPI, ui, os.Stdout))
+	return printing(func(stdout io.Writer) error {
+		out, err := sweep.Merge(c.Dirs, c.Out, c.Force, c.DPI, ui, stdout)
+		return sweepOutcome(stdout, out, err)
+	})
 }
 
 // sweepOutcomeErr turns a sweep's error into the exit code: 2 for bad input, 3 for
@@ -176,11 +188,11 @@ func ioError(path string, err error) error {
 
 // sweepOutcome turns a sweep's result into the exit code: 2 for bad input, 3 for a
 // file that could not be written, 1 when a run's expectations failed (listed).
-func sweepOutcome(out *sweep.Outcome, err error) error {
+func sweepOutcome(stdout io.Writer, out *sweep.Outcome, err error) error {
 	if err != nil {
 		return sweepOutcomeErr(err)
 	}
-	fmt.Printf("\n%s\n", ui.F("sweep.done", runsText(out.Runs), out.Dir))
+	fmt.Fprintf(stdout, "\n%s\n", ui.F("sweep.done", runsText(out.Runs), out.Dir))
 	if out.Missing > 0 {
 		// The outputs hold what the shards have; a script must not take them for
 		// the whole sweep.
@@ -196,6 +208,32 @@ func sweepOutcome(out *sweep.Outcome, err error) error {
 		return &exitError{1, errors.New(ui.F("sweep.err.failed", out.Failed, out.Runs))}
 	}
 	return nil
+}
+
+// printing runs an experiment command with the standard output as a writer that
+// keeps its first error: a table lost to a full disk (sweep > /dev/full) is an
+// I/O failure, exit 3, rather than a success.
+func printing(cmd func(stdout io.Writer) error) error {
+	w := &keptErr{w: os.Stdout}
+	err := cmd(w)
+	if err == nil && w.err != nil {
+		return ioError("stdout", w.err)
+	}
+	return err
+}
+
+// keptErr is a writer that remembers its first error.
+type keptErr struct {
+	w   io.Writer
+	err error
+}
+
+func (k *keptErr) Write(b []byte) (int, error) {
+	n, err := k.w.Write(b)
+	if err != nil && k.err == nil {
+		k.err = err
+	}
+	return n, err
 }
 
 // runsText is "1 run", "2 runs" in the reader's language.
@@ -229,6 +267,10 @@ type sweepCmd struct {
 type sweepsCmd struct{}
 
 func (sweepsCmd) Run() error {
+	return printing(listSweeps)
+}
+
+func listSweeps(stdout io.Writer) error {
 	for _, name := range sweep.Names() {
 		s, err := sweep.Load(name)
 		if err != nil {
@@ -238,7 +280,7 @@ func (sweepsCmd) Run() error {
 		if len(desc) > 100 {
 			desc = append(desc[:97], []rune("...")...)
 		}
-		fmt.Printf("%-18s %s\n", name, string(desc))
+		fmt.Fprintf(stdout, "%-18s %s\n", name, string(desc))
 	}
 	return nil
 }
@@ -250,6 +292,10 @@ type calcPvCmd struct {
 }
 
 func (c *calcPvCmd) Run() error {
+	return printing(c.run)
+}
+
+func (c *calcPvCmd) run(stdout io.Writer) error {
 	switch {
 	case c.N < 1:
 		return badInput(fmt.Errorf("--n: found %d, expected at least 1 coordinator", c.N))
@@ -259,14 +305,14 @@ func (c *calcPvCmd) Run() error {
 		return badInput(fmt.Errorf("--p: found %v, expected a probability from 0 to 1", c.P))
 	}
 	l := mutex.QuorumLog10Pv(c.N, c.M, c.P)
-	fmt.Printf("P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}   (course notes 003, Quórum)\n")
-	fmt.Printf("n = %d, m = %d, P = %g, k from %d\n", c.N, c.M, c.P, max(2*c.M-c.N, 0))
+	fmt.Fprintf(stdout, "P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}   %s\n", ui.T("calc.pv.source"))
+	fmt.Fprintln(stdout, ui.F("calc.pv.given", c.N, c.M, c.P, max(2*c.M-c.N, 0)))
 	if math.IsInf(l, -1) {
-		fmt.Println("P_v = 0")
+		fmt.Fprintln(stdout, "P_v = 0")
 		return nil
 	}
 	e := math.Floor(l)
-	fmt.Printf("P_v = %.6fe%+d   (log10 P_v = %.4f)\n", math.Pow(10, l-e), int(e), l)
+	fmt.Fprintf(stdout, "P_v = %.6fe%+d   (log10 P_v = %.4f)\n", math.Pow(10, l-e), int(e), l)
 	return nil
 }
 

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -58,6 +60,38 @@ func TestSweepCommand(t *testing.T) {
 			_, stderr, code := run(t, c.args...)
 			if code != 2 || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "<") {
 				t.Errorf("clusterlab %s: exit %d, %q; want 2 and one line %q…", strings.Join(c.args, " "), code, stderr, c.want)
+			}
+		}
+	})
+
+	t.Run("bad-input-lang", func(t *testing.T) {
+		// The same refusals in Portuguese and Spanish: one line, exit 2, and no
+		// English left but what the user typed (paths, quotes, keys, flags).
+		writeFile(t, filepath.Join(dir, "e1.toml"), "name = \"a b\"\nbase = \"ring\"\n")
+		writeFile(t, filepath.Join(dir, "e2.toml"), "base = \"ring\"\n[axes]\nnodes = 4\n")
+		writeFile(t, filepath.Join(dir, "e3.toml"), "base = \"ring\"\n[axes]\nnodes = [8]\n[[plot]]\nx = \"nodes\"\ny = \"foo\"\n")
+		writeFile(t, filepath.Join(dir, "e4.toml"), "base = \"ring\"\nfoo = 1\n")
+		english := regexp.MustCompile(`\b(found|expected|such as|one of|or|and|with|no such|folder|file|sweep|runs?|shards?|seeds?|cells?|axis|axes|values?|metrics?|keys?|majority|coordinator|dots|inch|at (least|most)|new|plain|name|list|see|value)\b`)
+		userParts := regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`|\\b[a-z_][a-z_.0-9]* =|--[a-z-]+|[^ ]+\\.(toml|csv|jsonl)|sweep-NAME|[A-Z]{2,}")
+		choices := regexp.MustCompile(`: [^ ]+(, [^ ]+)+\n$`)
+		for _, args := range [][]string{{"sweep", "missing.toml"}, {"sweep", "/dev/zero"}, {"sweep", "--preset", "ring-complexity", "--jobs", "0"},
+			{"sweep", "--preset", "nope"}, {"sweep", "--preset", "ring-complexity", "--out", "afile"}, {"sweep", "merge", "missing", "--out", "m"},
+			{"sweep", "--preset", "ring-complexity", "--run", "1"}, {"sweep", "--preset", "ring-complexity", "--run", "100000", "--record", "x.jsonl"},
+			{"sweep", "--preset", "ring-complexity", "--cell", "nodes=3", "--seed", "1", "--record", "x.jsonl"},
+			{"sweep", "--preset", "ring-complexity", "--cell", "order=increasing", "--seed", "1", "--record", "x.jsonl"},
+			{"calc", "pv", "--n", "3", "--m", "1", "--p", "0.1"}, {"calc", "pv", "--n", "0", "--m", "1", "--p", "0.1"},
+			{"sweep", "--preset", "ring-complexity", "--dpi", "5"}, {"sweep"}, {"sweep", "e1.toml"}, {"sweep", "e2.toml"}, {"sweep", "e3.toml"}, {"sweep", "e4.toml"}} {
+			_, en, _ := run(t, args...)
+			for _, l := range []string{"pt", "es"} {
+				_, stderr, code := run(t, append([]string{"--lang", l}, args...)...)
+				// The lists of choices after the last colon are the user's words.
+				msg := stderr
+				msg = choices.ReplaceAllString(msg, "")
+				if code != 2 || strings.Count(stderr, "\n") != 1 || stderr == en {
+					t.Errorf("--lang %s %s: exit %d, %q; want 2 and one translated line", l, strings.Join(args, " "), code, stderr)
+				} else if m := english.FindString(userParts.ReplaceAllString(strings.TrimPrefix(msg, "clusterlab: "), "")); m != "" {
+					t.Errorf("--lang %s %s: %q keeps the English %q", l, strings.Join(args, " "), stderr, m)
+				}
 			}
 		}
 	})
@@ -143,7 +177,7 @@ func TestSweepCommand(t *testing.T) {
 			sig  syscall.Signal
 			code int
 			name string
-		}{{syscall.SIGINT, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
+		}{{syscall.SIGINT, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}, {syscall.SIGHUP, 129, "SIGHUP"}} {
 			out := "slow-" + c.name
 			cmd := exec.Command(bin, "sweep", "slow.toml", "--jobs", "1", "--out", out)
 			cmd.Dir = dir
@@ -171,6 +205,73 @@ func TestSweepCommand(t *testing.T) {
 			// The folder is not left locked, and holds no temporary folder.
 			if left, _ := filepath.Glob(filepath.Join(dir, out, ".*")); len(left) > 0 {
 				t.Errorf("%s: left %v", c.name, left)
+			}
+		}
+	})
+
+	t.Run("signal-while-checking", func(t *testing.T) {
+		// 100,000 cells, each built once before any run starts (seconds): a
+		// signal meanwhile stops the sweep at once, with nothing written.
+		var b strings.Builder
+		b.WriteString("base = \"ring\"\n[set]\n\"params.initiators\" = [\"n1\"]\n[axes]\n")
+		for _, axis := range []string{"nodes", "\"network.loss\"", "\"network.dup\"", "\"params.retry\"", "until"} {
+			var vals []string
+			for i := range 10 {
+				vals = append(vals, map[string]string{"nodes": fmt.Sprint(4 + i), "\"network.loss\"": fmt.Sprintf("0.00%d", i),
+					"\"network.dup\"": fmt.Sprintf("0.00%d", i), "\"params.retry\"": fmt.Sprintf("\"%dms\"", 10+i), "until": fmt.Sprintf("\"%ds\"", 3+i)}[axis])
+			}
+			fmt.Fprintf(&b, "%s = [%s]\n", axis, strings.Join(vals, ", "))
+		}
+		writeFile(t, filepath.Join(dir, "big.toml"), b.String())
+		cmd := exec.Command(bin, "sweep", "big.toml", "--out", "big")
+		cmd.Dir = dir
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGINT)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 || stderr.String() != "clusterlab: interrupted by SIGINT\n" || stdout.Len() != 0 {
+			t.Errorf("SIGINT while the cells are checked: %v, stdout %q, stderr %q; want exit 130 and one line", err, stdout.String(), stderr.String())
+		}
+		if _, err := os.Stat(filepath.Join(dir, "big")); err == nil {
+			t.Error("a sweep stopped before any run wrote its folder")
+		}
+	})
+
+	t.Run("calc-lang", func(t *testing.T) {
+		for lang, want := range map[string]string{
+			"en": "(course notes 003, \"Quórum\")\nn = 32, m = 24, P = 0.0001, k from 16\nP_v = 7.349174e-59",
+			"pt": "(notas do curso 003, \"Quórum\")\nn = 32, m = 24, P = 0.0001, k a partir de 16\nP_v = 7.349174e-59",
+			"es": "(apuntes del curso 003, \"Quórum\")\nn = 32, m = 24, P = 0.0001, k desde 16\nP_v = 7.349174e-59",
+		} {
+			stdout, stderr, code := run(t, "--lang", lang, "calc", "pv", "--n", "32", "--m", "24", "--p", "1e-4")
+			if code != 0 || !strings.Contains(stdout, want) {
+				t.Errorf("--lang %s calc pv: exit %d, %q %q; want %q", lang, code, stdout, stderr, want)
+			}
+		}
+	})
+
+	t.Run("stdout-full", func(t *testing.T) {
+		full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+		if err != nil {
+			t.Skip("no /dev/full here: a full standard output cannot be made")
+		}
+		defer full.Close()
+		// What these commands print is lost: they say so and exit 3.
+		for _, args := range [][]string{{"sweeps"}, {"calc", "pv", "--n", "3", "--m", "2", "--p", "0.1"},
+			{"sweep", "--preset", "ring-complexity", "--seeds", "1", "--out", "to-full"}} {
+			cmd := exec.Command(bin, args...)
+			cmd.Dir = dir
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = full, &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 3 || stderr.String() != "clusterlab: write stdout: no space left on device\n" {
+				t.Errorf("clusterlab %s > /dev/full: %v, %q; want exit 3 and one line", strings.Join(args, " "), err, stderr.String())
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -139,10 +140,15 @@ func (s *Sweep) buildCell(ci int) (Cell, error) {
 // does not grow with its size.
 const keptCells = 4096
 
+// cellBuilt, when set (by a test), is called under a lock after each cell the
+// check builds.
+var cellBuilt func()
+
 // checkCells builds every cell, on every core, and keeps what planning needs: the
 // algorithms the grid runs (in cell order) and each cell's node count. The error
-// is the first bad cell's, whatever the order the cells were built in.
-func (s *Sweep) checkCells() error {
+// is the first bad cell's, whatever the order the cells were built in; or, when ctx
+// is cancelled first, its cause.
+func (s *Sweep) checkCells(ctx context.Context) error {
 	n := s.grid.n
 	nodes := make([]int32, n)
 	algs := make([]string, n)
@@ -158,7 +164,16 @@ func (s *Sweep) checkCells() error {
 		if int64(ci) >= stop.Load() {
 			return
 		}
+		if ctx.Err() != nil {
+			stop.Store(0)
+			return
+		}
 		c, err := s.buildCell(ci)
+		if cellBuilt != nil {
+			mu.Lock()
+			cellBuilt()
+			mu.Unlock()
+		}
 		if err != nil {
 			mu.Lock()
 			if ci < badAt {
@@ -176,6 +191,9 @@ func (s *Sweep) checkCells() error {
 	})
 	if bad != nil {
 		return bad
+	}
+	if ctx.Err() != nil {
+		return &Stopped{context.Cause(ctx)}
 	}
 	s.nodes, s.kept = nodes, kept
 	s.algorithms = nil

@@ -54,22 +54,28 @@ type Outcome struct {
 	Total      int      // runs of the sweep, or of the shard
 }
 
-// Open reads the sweep a command names.
-func Open(file, preset string) (*Sweep, error) {
+// Stopped is a sweep stopped by its context before any run: Cause names what
+// stopped it ("SIGINT").
+type Stopped struct{ Cause error }
+
+func (e *Stopped) Error() string { return "stopped by " + e.Cause.Error() }
+
+// Open reads the sweep a command names; its cells' check stops when ctx is
+// cancelled (with a *Stopped error).
+func Open(ctx context.Context, file, preset string) (*Sweep, error) {
 	switch {
 	case file != "" && preset != "":
 		return nil, errors.New("FILE and --preset: expected one of them, not both")
-	case file != "":
-		return LoadFile(file)
-	case preset != "":
-		return Load(preset)
+	case file != "" || preset != "":
+		return loadContext(ctx, file, preset)
 	}
 	return nil, errors.New("expected a sweep FILE or --preset NAME (see `clusterlab sweeps`)")
 }
 
-// CheckJobs refuses a --jobs out of range.
+// CheckJobs refuses a --jobs out of range (the command line leaves Options.Jobs 0,
+// every core, only when --jobs is left out).
 func CheckJobs(jobs int) error {
-	if jobs < 0 || jobs > MaxJobs {
+	if jobs < 1 || jobs > MaxJobs {
 		return fmt.Errorf("--jobs: found %d, expected 1 to %d runs at once (leave it out for one per core)", jobs, MaxJobs)
 	}
 	return nil
@@ -77,7 +83,15 @@ func CheckJobs(jobs int) error {
 
 // Prepare reads the sweep the options name and makes the plan of its shard.
 func Prepare(o Options) (*Plan, error) {
-	s, err := Open(o.File, o.Preset)
+	ctx := o.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s, err := Open(ctx, o.File, o.Preset)
+	var stopped *Stopped
+	if errors.As(err, &stopped) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &BadInput{err}
 	}
@@ -133,8 +147,10 @@ func Execute(o Options) (*Outcome, error) {
 	// between the runs and the writing, it would bring back the default percent
 	// over the runs' heap, and a collection, at the start of the write phase.
 	defer holdGC()()
-	if err := CheckJobs(o.Jobs); err != nil {
-		return nil, &BadInput{err}
+	if o.Jobs != 0 {
+		if err := CheckJobs(o.Jobs); err != nil {
+			return nil, &BadInput{err}
+		}
 	}
 	p, err := Prepare(o)
 	if err != nil {

@@ -10,6 +10,7 @@ package sweep
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -108,28 +109,41 @@ func Names() []string {
 
 // Load reads an embedded sweep.
 func Load(name string) (*Sweep, error) {
-	data, err := embedded.ReadFile("presets/" + name + ".toml")
-	if err != nil {
-		return nil, fmt.Errorf("no sweep preset %q; expected one of: %s", name, strings.Join(Names(), ", "))
+	return loadContext(context.Background(), "", name)
+}
+
+// loadContext is Load or LoadFile whose check of the cells stops when ctx is
+// cancelled: a grid of 100,000 cells takes seconds to check, and a signal must not
+// wait for it.
+func loadContext(ctx context.Context, file, preset string) (*Sweep, error) {
+	data, dir := []byte(nil), ""
+	if file != "" {
+		var err error
+		if data, err = readFile(file, "a sweep file"); err != nil {
+			return nil, err
+		}
+		dir = filepath.Dir(file)
+	} else {
+		var err error
+		if data, err = embedded.ReadFile("presets/" + preset + ".toml"); err != nil {
+			return nil, fmt.Errorf("no sweep preset %q; expected one of: %s", preset, strings.Join(Names(), ", "))
+		}
+		file = preset + ".toml"
 	}
-	return Parse(name+".toml", data, "")
+	return parse(ctx, file, data, dir, nil)
 }
 
 // parseWithBase reads a sweep whose base scenario's text is given (merge reads both
 // from a shard's output folder).
 func parseWithBase(file string, data, base []byte) (*Sweep, error) {
-	return parse(file, data, "", base)
+	return parse(context.Background(), file, data, "", base)
 }
 
 // LoadFile reads a sweep file; a `file = ...` in it is relative to its folder.
 // It has a scenario file's guards: a regular file of at most
 // presets.MaxFileBytes.
 func LoadFile(path string) (*Sweep, error) {
-	data, err := readFile(path, "a sweep file")
-	if err != nil {
-		return nil, err
-	}
-	return Parse(path, data, filepath.Dir(path))
+	return loadContext(context.Background(), path, "")
 }
 
 // readFile is presets.ReadFile with a missing file said in one line.
@@ -146,10 +160,10 @@ const keys = "name, description, base, file, seeds, set, axes, plot, expect, not
 // Parse reads and checks a sweep. dir is where `file = ...` is looked up ("" for
 // embedded sweeps, whose base must be a preset).
 func Parse(file string, data []byte, dir string) (*Sweep, error) {
-	return parse(file, data, dir, nil)
+	return parse(context.Background(), file, data, dir, nil)
 }
 
-func parse(file string, data []byte, dir string, base []byte) (*Sweep, error) {
+func parse(ctx context.Context, file string, data []byte, dir string, base []byte) (*Sweep, error) {
 	var f File
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -157,7 +171,7 @@ func parse(file string, data []byte, dir string, base []byte) (*Sweep, error) {
 		return nil, presets.DecodeError(file, "the sweep format's keys: "+keys, err)
 	}
 	s := &Sweep{File: f, Path: file, Source: data, pos: presets.Index(data), base: base}
-	if err := s.check(dir); err != nil {
+	if err := s.check(ctx, dir); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -171,7 +185,7 @@ func (s *Sweep) fail(path, format string, args ...any) error {
 // plainName is what a sweep's name may be: it names the output folder.
 var plainName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
-func (s *Sweep) check(dir string) error {
+func (s *Sweep) check(ctx context.Context, dir string) error {
 	if s.Name == "" {
 		s.Name = strings.TrimSuffix(filepath.Base(s.Path), ".toml")
 		if !plainName.MatchString(s.Name) {
@@ -274,7 +288,7 @@ func (s *Sweep) check(dir string) error {
 		return err
 	}
 	// Every cell must make a valid scenario: find out now, before running anything.
-	return s.checkCells()
+	return s.checkCells(ctx)
 }
 
 func (s *Sweep) checkSeeds() error {
@@ -333,7 +347,7 @@ func (s *Sweep) Shrink(k int) {
 	defer func() {
 		// Fewer values of axes whose every cell was valid: the smaller grid is too.
 		if err := s.makeGrid(); err == nil {
-			s.checkCells()
+			s.checkCells(context.Background())
 		}
 	}()
 	for i, a := range s.Axes {

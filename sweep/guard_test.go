@@ -181,15 +181,15 @@ func TestKilledSweepLeavesNoRefusal(t *testing.T) {
 	}
 }
 
-// TestJobsRange: --jobs takes 1 to MaxJobs (0 means every core only when left
-// out: the command line refuses a typed 0).
+// TestJobsRange: --jobs takes 1 to MaxJobs (Options.Jobs 0 means every core only
+// when --jobs is left out: a typed 0 is refused).
 func TestJobsRange(t *testing.T) {
-	for _, j := range []int{-1, MaxJobs + 1, 10000, 1e9} {
+	for _, j := range []int{0, -1, MaxJobs + 1, 10000, 1e9} {
 		if err := CheckJobs(j); err == nil || !strings.HasPrefix(err.Error(), "--jobs: found ") {
 			t.Errorf("--jobs %d: %v", j, err)
 		}
 	}
-	for _, j := range []int{0, 1, MaxJobs} {
+	for _, j := range []int{1, 2, MaxJobs} {
 		if err := CheckJobs(j); err != nil {
 			t.Errorf("--jobs %d: %v", j, err)
 		}
@@ -214,5 +214,42 @@ func TestDiskErrorsAreIOErrors(t *testing.T) {
 	err = (&folder{dir: "/dev", tmp: "/dev"}).write("full", []byte("report"))
 	if !errors.As(err, &ioe) || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "/dev/full") {
 		t.Errorf("a file on a full disk: got %v, want an IOError with ENOSPC and the path", err)
+	}
+}
+
+// bigGrid is a sweep file of 100,000 valid cells: seconds of checking.
+const bigGrid = `base = "ring"
+[set]
+"params.initiators" = ["n1"]
+[axes]
+nodes = [4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+"network.loss" = [0.0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, 0.009]
+"network.dup" = [0.0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, 0.009]
+"params.retry" = ["10ms", "11ms", "12ms", "13ms", "14ms", "15ms", "16ms", "17ms", "18ms", "19ms"]
+until = ["3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "11s", "12s"]
+`
+
+// TestCheckStopsWhenCancelled: the check of a big grid's cells (every cell built
+// once before any run) stops when its context is cancelled, with the cause, instead
+// of building the rest; a signal then does not wait for it.
+func TestCheckStopsWhenCancelled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.toml")
+	os.WriteFile(path, []byte(bigGrid), 0o644)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	built := 0
+	var once sync.Once
+	// Cancelled from inside the check, after its first cells: no timing involved.
+	cellBuilt = func() {
+		once.Do(func() { cancel(errors.New("SIGINT")) })
+		built++
+	}
+	defer func() { cellBuilt = nil }()
+	_, err := Open(ctx, path, "")
+	var stopped *Stopped
+	if !errors.As(err, &stopped) || stopped.Error() != "stopped by SIGINT" {
+		t.Fatalf("a check cancelled: got %v, want stopped by SIGINT", err)
+	}
+	if built > 1000 {
+		t.Errorf("the check built %d of 100,000 cells after it was cancelled at the first", built)
 	}
 }

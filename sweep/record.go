@@ -37,7 +37,7 @@ func (p *Plan) FindRun(cell string, seed uint64) (Run, error) {
 func (p *Plan) findCell(cell string) (int, error) {
 	if n, err := strconv.Atoi(cell); err == nil {
 		if n < 0 || n >= p.CellCount() {
-			return 0, fmt.Errorf("--cell: found %d, expected a cell number from 0 to %d, or its axes: %s", n, p.CellCount()-1, p.label(p.values(0), ","))
+			return 0, fmt.Errorf("--cell: found %d, expected a cell number from 0 to %d, or its axes: `%s`", n, p.CellCount()-1, p.label(p.values(0), ","))
 		}
 		return n, nil
 	}
@@ -45,7 +45,7 @@ func (p *Plan) findCell(cell string) (int, error) {
 	for _, part := range splitTop(cell) {
 		k, v, ok := strings.Cut(part, "=")
 		if !ok || !p.isAxis(strings.TrimSpace(k)) {
-			return 0, fmt.Errorf("--cell: found %q, expected AXIS=VALUE for each axis: %s", part, p.label(p.values(0), ","))
+			return 0, fmt.Errorf("--cell: found %q, expected AXIS=VALUE for each axis: `%s`", part, p.label(p.values(0), ","))
 		}
 		given[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}
@@ -54,7 +54,7 @@ func (p *Plan) findCell(cell string) (int, error) {
 	for ai, a := range p.Axes {
 		v, ok := given[a.Key]
 		if !ok {
-			return 0, fmt.Errorf("--cell: found no %s, expected a value for each axis: %s", a.Key, p.label(p.values(0), ","))
+			return 0, fmt.Errorf("--cell: found no value for `%s`, expected a value for each axis: `%s`", a.Key, p.label(p.values(0), ","))
 		}
 		idx[ai] = -1
 		var vals []string
@@ -65,7 +65,7 @@ func (p *Plan) findCell(cell string) (int, error) {
 			}
 		}
 		if idx[ai] < 0 {
-			return 0, fmt.Errorf("--cell: found %s=%s, expected one of the axis's values: %s", a.Key, v, strings.Join(vals, ", "))
+			return 0, fmt.Errorf("--cell: found %s = %s, expected one of the axis's values: %s", a.Key, v, strings.Join(vals, ", "))
 		}
 		ci = ci*len(a.Values) + idx[ai]
 	}
