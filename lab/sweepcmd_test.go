@@ -71,6 +71,8 @@ func TestSweepCommand(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "e2.toml"), "base = \"ring\"\n[axes]\nnodes = 4\n")
 		writeFile(t, filepath.Join(dir, "e3.toml"), "base = \"ring\"\n[axes]\nnodes = [8]\n[[plot]]\nx = \"nodes\"\ny = \"foo\"\n")
 		writeFile(t, filepath.Join(dir, "e4.toml"), "base = \"ring\"\nfoo = 1\n")
+		writeFile(t, filepath.Join(dir, "e5.toml"), "base = \"ring\"\nbase = \"ring\"\n")
+		writeFile(t, filepath.Join(dir, "e6.toml"), "\uFEFFbase = \"ring\"\n")
 		english := regexp.MustCompile(`\b(found|expected|such as|one of|or|and|with|no such|folder|file|sweep|runs?|shards?|seeds?|cells?|axis|axes|values?|metrics?|keys?|majority|coordinator|dots|inch|at (least|most)|new|plain|name|list|see|value)\b`)
 		userParts := regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`|\\b[a-z_][a-z_.0-9]* =|--[a-z-]+|[^ ]+\\.(toml|csv|jsonl)|sweep-NAME|[A-Z]{2,}")
 		choices := regexp.MustCompile(`: [^ ]+(, [^ ]+)+\n$`)
@@ -80,7 +82,7 @@ func TestSweepCommand(t *testing.T) {
 			{"sweep", "--preset", "ring-complexity", "--cell", "nodes=3", "--seed", "1", "--record", "x.jsonl"},
 			{"sweep", "--preset", "ring-complexity", "--cell", "order=increasing", "--seed", "1", "--record", "x.jsonl"},
 			{"calc", "pv", "--n", "3", "--m", "1", "--p", "0.1"}, {"calc", "pv", "--n", "0", "--m", "1", "--p", "0.1"},
-			{"sweep", "--preset", "ring-complexity", "--dpi", "5"}, {"sweep"}, {"sweep", "e1.toml"}, {"sweep", "e2.toml"}, {"sweep", "e3.toml"}, {"sweep", "e4.toml"}} {
+			{"sweep", "--preset", "ring-complexity", "--dpi", "5"}, {"sweep"}, {"sweep", "e1.toml"}, {"sweep", "e2.toml"}, {"sweep", "e3.toml"}, {"sweep", "e4.toml"}, {"sweep", "e5.toml"}, {"sweep", "e6.toml"}} {
 			_, en, _ := run(t, args...)
 			for _, l := range []string{"pt", "es"} {
 				_, stderr, code := run(t, append([]string{"--lang", l}, args...)...)

@@ -155,6 +155,9 @@ func readFile(path, what string) ([]byte, error) {
 	return data, err
 }
 
+// duplicateKey is go-toml's error for a key given twice.
+var duplicateKey = regexp.MustCompile(`^toml: key (\S+) is already defined$`)
+
 const keys = "name, description, base, file, seeds, set, axes, plot, expect, notes, completed, allow_incomplete"
 
 // Parse reads and checks a sweep. dir is where `file = ...` is looked up ("" for
@@ -165,9 +168,19 @@ func Parse(file string, data []byte, dir string) (*Sweep, error) {
 
 func parse(ctx context.Context, file string, data []byte, dir string, base []byte) (*Sweep, error) {
 	var f File
+	if bytes.HasPrefix(data, []byte("\uFEFF")) {
+		// An editor's byte-order mark, which TOML does not allow.
+		return nil, presets.ErrorAt(file, 1, 1, "found a byte-order mark (U+FEFF), expected TOML without it: save the file as UTF-8 without BOM")
+	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) && duplicateKey.MatchString(de.Error()) {
+			row, col := de.Position()
+			key := duplicateKey.FindStringSubmatch(de.Error())[1]
+			return nil, presets.ErrorAt(file, row, col, fmt.Sprintf("found %s a second time, expected each key once", key))
+		}
 		return nil, presets.DecodeError(file, "the sweep format's keys: "+keys, err)
 	}
 	s := &Sweep{File: f, Path: file, Source: data, pos: presets.Index(data), base: base}

@@ -44,6 +44,16 @@ func TestSweepFileGuards(t *testing.T) {
 			t.Errorf("%s:\n got %v\nwant %s", c.path, err, c.want)
 		}
 	}
+	// A key given twice, and an editor's byte-order mark, are said as such.
+	for _, c := range []struct{ src, want string }{
+		{"base = \"ring\"\nbase = \"ring\"\n", "t.toml:2:1: found base a second time, expected each key once"},
+		{"base = \"ring\"\n[axes]\nnodes = [4]\nnodes = [8]\n", "t.toml:4:1: found nodes a second time, expected each key once"},
+		{"\uFEFFbase = \"ring\"\n", "t.toml:1:1: found a byte-order mark (U+FEFF), expected TOML without it: save the file as UTF-8 without BOM"},
+	} {
+		if _, err := Parse("t.toml", []byte(c.src), ""); err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.src, err, c.want)
+		}
+	}
 	// The base scenario a sweep file names has the same guards.
 	sw := filepath.Join(dir, "s.toml")
 	os.WriteFile(sw, []byte("file = \"fifo.toml\"\n"), 0o644)
