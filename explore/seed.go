@@ -13,6 +13,11 @@ func splitmix64(x uint64) uint64 {
 const golden = 0x9e3779b97f4a7c15
 
 // RunSeed is run i's seed: the i-th output of a SplitMix64 generator started at the
-// master seed. Any run can be made again alone from the master seed and its index,
-// and shards split the runs without changing any run's seed.
-func RunSeed(master uint64, i int) uint64 { return splitmix64(master + uint64(i+1)*golden) }
+// master seed, its top bit cleared. Any run can be made again alone from the master
+// seed and its index, and shards split the runs without changing any run's seed.
+// The top bit goes because a finding's scenario file holds its seed, and TOML's
+// integers are signed 64-bit: a seed above 2⁶³−1 could not be written (a search
+// whose shrinking kept such a seed failed to write its finding).
+func RunSeed(master uint64, i int) uint64 {
+	return splitmix64(master+uint64(i+1)*golden) &^ (1 << 63)
+}

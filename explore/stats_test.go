@@ -18,15 +18,12 @@ func long(t *testing.T) {
 }
 
 // seeds runs the search of name for master seeds 1 to 20 and counts those that
-// found kind, shrunk to at most most actions.
+// found kind, shrunk to at most most actions. Each finding is written out and
+// checked as a user meets it (checkFinding: it verifies, and it is 1-minimal).
 func seeds(t *testing.T, name string, o Options, kind string, most int) (found, small int) {
-	s, cfg := load(t, name)
 	for seed := uint64(1); seed <= 20; seed++ {
 		o.Seed = seed
-		res, err := Run(context.Background(), s, cfg, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, rep, dir := explored(t, name, o)
 		if len(res.Findings) == 0 || res.Findings[0].Violation.Kind != kind {
 			t.Logf("master seed %d: nothing in %d runs", seed, res.Runs)
 			continue
@@ -38,7 +35,9 @@ func seeds(t *testing.T, name string, o Options, kind string, most int) (found, 
 		} else {
 			t.Logf("master seed %d: shrunk to %d actions: %v", seed, len(f.Variant.Actions), f.Variant.Actions)
 		}
+		checkFinding(t, dir, rep.Findings[0])
 	}
+	t.Logf("%s: found for %d of 20 master seeds, %d of them in at most %d actions", name, found, small, most)
 	return found, small
 }
 
