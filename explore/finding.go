@@ -131,7 +131,7 @@ func (w *writer) finding(n int, f *Finding) (FindingJSON, error) {
 		}
 	}
 	expects[0].Comment = w.l.F("explore.toml.expect", w.l.T("explore.meaning."+x.Kind))
-	tale := story(w.l, script, msgs, x)
+	tale := story(w.l, script, msgs, x, cfg.Until)
 	var out bytes.Buffer
 	for _, line := range wrap(w.l.F("explore.toml.head", tale), 88) {
 		fmt.Fprintf(&out, "# %s\n", line)

@@ -157,7 +157,7 @@ func WriteShrunk(r *Shrunk, src, out string, force bool, l lang.Lang) (string, e
 	for i := range steps {
 		steps[i].Story = clause(l, script[i].Timed, msgs)
 	}
-	tale := story(l, script, msgs, x)
+	tale := story(l, script, msgs, x, cfg.Until)
 	var buf strings.Builder
 	for _, line := range wrap(l.F("explore.toml.shrunk", tale), 88) {
 		fmt.Fprintf(&buf, "# %s\n", line)

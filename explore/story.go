@@ -126,10 +126,20 @@ func scriptOf(v *Variant) []scripted {
 	return out
 }
 
-// story is the whole story, one sentence.
-func story(l lang.Lang, script []scripted, msgs map[uint64]sent, x Violation) string {
+// story is the whole story, one sentence. A safety breach ends it. A liveness
+// finding's alert is raised while faults may still last, and what makes it a
+// finding is that it is still open at the end of the run: its clause stands in
+// time order among the actions, and the story ends with the alert still open at
+// end.
+func story(l lang.Lang, script []scripted, msgs map[uint64]sent, x Violation, end time.Duration) string {
+	live := x.Kind == KindStarvation || x.Kind == KindNoLeader
 	var parts []string
+	raised := false
 	for _, t := range script {
+		if live && !raised && t.At > x.At {
+			parts = append(parts, l.F("explore.story.alert", l.Text(x.Text), clock(x.At)))
+			raised = true
+		}
 		c := clause(l, t.Timed, msgs)
 		if c == "" {
 			continue
@@ -139,6 +149,10 @@ func story(l lang.Lang, script []scripted, msgs map[uint64]sent, x Violation) st
 		}
 		parts = append(parts, c)
 	}
-	parts = append(parts, breach(l, x))
+	if raised {
+		parts = append(parts, l.F("explore.story.open", clock(end), l.T("explore.meaning."+x.Kind)))
+	} else {
+		parts = append(parts, breach(l, x))
+	}
 	return strings.Join(parts, "; ") + "."
 }

@@ -1,11 +1,16 @@
 package lab
 
 import (
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/clusterlab/clusterlab/explore"
 )
 
 // TestFindingBugsPage runs docs/finding-bugs.md as a student would: its scenario
@@ -68,8 +73,12 @@ func TestFindingBugsPage(t *testing.T) {
 						continue
 					}
 					screen := openDashboard(t, dir, bin, c.args)
-					if c.args[0] == "replay" && !strings.Contains(screen, "t=3.000s") {
-						t.Errorf("%s:%d: replay does not open at the finding's alert (3.000s):\n%s", page, c.line, screen)
+					if c.args[0] == "replay" {
+						// It opens at the alert where the search's explore.json says.
+						at := alertAt(t, filepath.Join(dir, c.args[1]))
+						if !strings.Contains(screen, "t="+at) {
+							t.Errorf("%s:%d: replay does not open at the finding's alert (%s):\n%s", page, c.line, at, screen)
+						}
 					}
 					continue
 				}
@@ -88,6 +97,28 @@ func TestFindingBugsPage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// alertAt is the time of the alert of finding trace as the search's explore.json
+// beside it says, as the dashboard's header writes it.
+func alertAt(t *testing.T, trace string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(trace), explore.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep explore.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	stem := strings.TrimSuffix(filepath.Base(trace), ".trace")
+	for _, f := range rep.Findings {
+		if f.File == stem {
+			return strconv.FormatFloat(float64(f.AtUS)/1e6, 'f', 3, 64) + "s"
+		}
+	}
+	t.Fatalf("%s: no finding %s", explore.ReportFile, stem)
+	return ""
 }
 
 // TestExploreExitCodes: explore and shrink exit 2 on bad input, with the file's
