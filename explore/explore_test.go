@@ -18,6 +18,7 @@ import (
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/presets"
 	"github.com/clusterlab/clusterlab/session"
+	"github.com/clusterlab/clusterlab/sweep"
 )
 
 // load reads a scenario: a file of testdata, or a preset.
@@ -351,6 +352,34 @@ func TestShardsMerge(t *testing.T) {
 	sameOutputs(t, whole, merged)
 	if _, err := Merge(dirs[:2], filepath.Join(t.TempDir(), "m2"), false); err == nil || !strings.Contains(err.Error(), "found 2 of the 3 shards") {
 		t.Errorf("merging 2 of 3 shards: %v", err)
+	}
+	// Shards that find nothing within the default budget (no --runs, no --time)
+	// merge into the runs one machine would have made: 2,000.
+	s, _ := load(t, "ricart-workload.toml")
+	s.Until = "100ms"
+	cfg, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs = nil
+	for i := 1; i <= 2; i++ {
+		o := Options{Seed: 1, Faults: []string{FaultNetwork}, Shard: sweep.Shard{I: i, K: 2}}
+		res, err := Run(context.Background(), s, cfg, o)
+		if err != nil || len(res.Findings) > 0 {
+			t.Fatalf("shard %d: %v %+v", i, err, res)
+		}
+		d := filepath.Join(t.TempDir(), "shard")
+		if _, err := Write(res, o, WriteOptions{Dir: d, Lang: lang.En, Source: "ricart-workload.toml"}); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	rep, err := Merge(dirs, filepath.Join(t.TempDir(), "none"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Runs != DefaultRuns || rep.Budget.Runs != DefaultRuns || rep.Stopped != "runs" {
+		t.Errorf("merged shards that found nothing in the default budget: %d runs of %d (%s)", rep.Runs, rep.Budget.Runs, rep.Stopped)
 	}
 }
 

@@ -60,6 +60,7 @@ type Result struct {
 	until, horizon      time.Duration
 	delays, crashes     int
 	findings, jobs      int
+	budgetRuns          int // --runs, or the default when neither --runs nor --time bounds random mode
 	// searchTime is the wall time of the runs, shrinking left out.
 	searchTime time.Duration
 }
@@ -94,7 +95,7 @@ func Run(ctx context.Context, s *presets.Scenario, cfg netsim.Config, o Options)
 	res.searchTime = time.Since(sr.start)
 	res.Seed, res.scenario, res.algorithm, res.nodes = sr.o.Seed, s.Name, s.Algorithm, len(b.IDs)
 	res.faults, res.props, res.until, res.horizon = sr.faults.String(), sr.props.kinds, sr.until, sr.horizon
-	res.delays, res.crashes, res.findings, res.jobs = sr.o.Delays, sr.o.Crashes, sr.o.Findings, sr.o.Jobs
+	res.delays, res.crashes, res.findings, res.jobs, res.budgetRuns = sr.o.Delays, sr.o.Crashes, sr.o.Findings, sr.o.Jobs, sr.o.Runs
 	kept := res.Findings[:0]
 	for _, f := range res.Findings {
 		if sr.ctx.Err() != nil {

@@ -189,7 +189,7 @@ func (res *Result) report(source string, o Options) *Report {
 		Mode: res.Mode, MasterSeed: res.Seed, Faults: res.faults, Properties: res.props, Liveness: o.Liveness,
 		UntilUS: res.until.Microseconds(), FaultsToUS: res.horizon.Microseconds(), Runs: res.Runs, Stopped: res.Stopped, Bound: res.Bound,
 		Storms: res.Storms, ByKind: map[string]int{}, Findings: []FindingJSON{},
-		Budget: BudgetJSON{Runs: o.Runs, TimeS: o.Time.Seconds(), Findings: res.findings, Delays: res.delays, Crashes: res.crashes}}
+		Budget: BudgetJSON{Runs: res.budgetRuns, TimeS: o.Time.Seconds(), Findings: res.findings, Delays: res.delays, Crashes: res.crashes}}
 	if o.Shard.K > 1 {
 		r.Shard = fmt.Sprintf("%d/%d", o.Shard.I, o.Shard.K)
 	}
