@@ -20,8 +20,9 @@ import (
 // BenchmarkRandom reports the runs per second of random mode on a 3-node, 2 s
 // mutual exclusion scenario (every fault class, nothing to find: Ricart-Agrawala
 // by timestamps under a workload), with a job per processor; BenchmarkTimeBudget how
-// far past --time a search returns; BenchmarkMemory the peak RSS of a search of
-// 100,000 runs.
+// far past --time a search returns; BenchmarkSystematic how long systematic mode
+// takes to find the triangle's deadlock; BenchmarkMemory the peak RSS of a search
+// of 100,000 runs.
 
 // benchScenario is the 3-node, 2 s mutex scenario.
 func benchSearch(b *testing.B, o Options) *Result {
@@ -88,6 +89,28 @@ func BenchmarkTimeBudget(b *testing.B) {
 		}
 		b.ReportMetric(over.Seconds(), "s-past-budget")
 	})
+}
+
+// BenchmarkSystematic: systematic mode on the triangle's deadlock (issue: under
+// 10 s), shrinking included; the wall time and the schedules explored.
+func BenchmarkSystematic(b *testing.B) {
+	s, cfg := load(b, "maekawa-workload.toml")
+	var took time.Duration
+	schedules := 0
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		res, err := Run(context.Background(), s, cfg, Options{Mode: ModeSystematic, Liveness: true, Faults: []string{FaultNetwork}, Delays: DefaultDelays, Crashes: DefaultCrashes})
+		if err != nil {
+			b.Fatal(err)
+		}
+		took = max(took, time.Since(start))
+		if len(res.Findings) == 0 || res.Findings[0].Violation.Kind != KindStarvation {
+			b.Fatalf("no starvation in %d schedules (%s)", res.Runs, res.Stopped)
+		}
+		schedules = res.Runs
+	}
+	b.ReportMetric(took.Seconds(), "s-max")
+	b.ReportMetric(float64(schedules), "schedules")
 }
 
 func BenchmarkMemory(b *testing.B) {
