@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -17,21 +18,23 @@ import (
 // keeps at most maxCheckpoints states (fewer for a big cluster, whose states are
 // big: see checkpointsFor), further apart (a power of two times checkpointEvery).
 // A 730 MB recording of a 400-node mesh (6.4 million events) keeps 196 states, a
-// state every 32,768 events, 255 kB each.
+// state every 32,768 events, about 600 kB each.
 const (
 	checkpointEvery = 4096
 	maxCheckpoints  = 256
 	// checkpointBytes is about how much memory the kept states may take (the
-	// garbage collector's room comes on top).
-	checkpointBytes = 64 << 20
+	// garbage collector's room comes on top): with 64 MB, the 400-node mesh's
+	// states were twice as far apart, and its seeks took twice as long.
+	checkpointBytes = 128 << 20
 )
 
 // checkpointsFor is how many states a replay of a cluster of n processes keeps at
 // most: maxCheckpoints, or fewer when that many would take more than
-// checkpointBytes (a state holds each process's view, about 250 bytes, and the
-// RecentCap recent events and their messages, 330 bytes each), but never under 8.
+// checkpointBytes, but never under 8. A state holds each process's view (about
+// 250 bytes), the RecentCap recent events and their messages (330 bytes each),
+// and the timeline's two rings of RowCap rows, full in any long recording.
 func checkpointsFor(n int) int {
-	size := 250*n + 330*trace.RecentCap
+	size := 250*n + 330*trace.RecentCap + 2*trace.RowCap*int(unsafe.Sizeof(trace.Row{}))
 	return max(8, min(maxCheckpoints, checkpointBytes/size))
 }
 

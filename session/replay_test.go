@@ -163,6 +163,10 @@ func BenchmarkReplayOpen(b *testing.B) {
 		b.ReportMetric(float64(total.Milliseconds())/seeks, "seek-ms")
 		b.ReportMetric(float64(longest.Milliseconds()), "seek-max-ms")
 		b.ReportMetric(float64(r.Len()), "events")
+		r.mu.Lock()
+		b.ReportMetric(float64(len(r.cps)), "states")
+		b.ReportMetric(float64(r.every), "events/state")
+		r.mu.Unlock()
 		r.Close()
 	}
 	b.ReportMetric(rss.PeakMB(), "peak-MB")

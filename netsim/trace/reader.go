@@ -310,7 +310,7 @@ func (r *Reader) check(e *Event) error {
 	if want := r.hash.n; e.Seq != want {
 		return fmt.Errorf("found seq %d, expected %d (a line is missing, repeated or moved)", e.Seq, want)
 	}
-	if !kinds[e.Ev] {
+	if !knownKind(e.Ev) {
 		return fmt.Errorf("found event kind %q, expected one of %s", e.Ev, kindList())
 	}
 	if e.T < r.last || e.T < 0 {
