@@ -22,11 +22,13 @@ import (
 const (
 	checkpointEvery = 4096
 	maxCheckpoints  = 256
-	// checkpointBytes is about how much memory the kept states may take (the
-	// garbage collector's room comes on top): with 64 MB, the 400-node mesh's
-	// states were twice as far apart, and its seeks took twice as long.
-	checkpointBytes = 128 << 20
 )
+
+// checkpointBytes is about how much memory the kept states may take (the garbage
+// collector's room comes on top): with 64 MB, the 400-node mesh's states were
+// twice as far apart, and its seeks took twice as long. (A variable for the
+// tests.)
+var checkpointBytes = 128 << 20
 
 // checkpointsFor is how many states a replay of a cluster of n processes keeps at
 // most: maxCheckpoints, or fewer when that many would take more than

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"time"
 
 	"github.com/clusterlab/clusterlab/netsim"
@@ -26,16 +25,14 @@ import (
 // request, a crash or recovery), and each of those is a line naming the process.
 // So after each instant of the re-run the timers of the processes that instant named
 // are read from the world, and a change is kept with the Seq of the instant's last
-// line: the timer a snapshot shows is the last change at or before its Seq.
+// line: the timer a snapshot shows is the last change at or before its Seq. The
+// changes are kept packed, up to timerBytes of them (see timerlog.go).
 type Timers struct {
-	index map[node.ID]int // a node's place in the header's ids; looked up only
-	runs  [][]timerAt     // per node: its timer's changes, in Seq order
-}
-
-// timerAt is a timer that holds from the line numbered seq on.
-type timerAt struct {
-	seq uint64
-	d   node.Deadline
+	index    map[node.ID]int // a node's place in the header's ids; looked up only
+	runs     []timerLog      // per node: its timer's changes, in Seq order, packed
+	forNames []string        // the timers' names, each once, by their number in runs
+	names    map[string]int  // while the changes are packed: a name's number
+	bytes    int             // what the packed changes take
 }
 
 // FileTimers is RerunTimers for a recording file of n events, read as a stream
@@ -95,13 +92,7 @@ func (t *Timers) Fill(s *trace.Snapshot) {
 		if !ok {
 			continue
 		}
-		ch := t.runs[k]
-		j := sort.Search(len(ch), func(j int) bool { return ch[j].seq > s.Seq })
-		if j > 0 {
-			s.Nodes[i].Status.Deadline = ch[j-1].d
-		} else {
-			s.Nodes[i].Status.Deadline = node.Deadline{}
-		}
+		s.Nodes[i].Status.Deadline = t.at(&t.runs[k], s.Seq)
 	}
 }
 
@@ -153,7 +144,7 @@ func RerunTimers(path string, hdr trace.Header, n int, line func(i int) []byte, 
 	}
 	defer w.Close()
 	c.w = w
-	t := &Timers{index: make(map[node.ID]int, len(cfg.IDs)), runs: make([][]timerAt, len(cfg.IDs))}
+	t := &Timers{index: make(map[node.ID]int, len(cfg.IDs)), runs: make([]timerLog, len(cfg.IDs))}
 	for i, id := range cfg.IDs {
 		t.index[id] = i
 	}
@@ -195,16 +186,9 @@ run:
 				continue
 			}
 			c.touched[i] = false
-			d := w.Deadline(id)
-			r := t.runs[i]
-			if len(r) == 0 && !d.Running() || len(r) > 0 && r[len(r)-1].d == d {
-				continue
+			if err := t.note(i, c.seq, w.Deadline(id)); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, c.n+2, err)
 			}
-			if len(r) > 0 && r[len(r)-1].seq == c.seq {
-				r[len(r)-1].d = d
-				continue
-			}
-			t.runs[i] = append(r, timerAt{c.seq, d})
 		}
 		c.all = false
 	}
@@ -213,6 +197,9 @@ run:
 		return nil, c.diff
 	case c.n < n:
 		return nil, fmt.Errorf("%s:%d: the re-run has no such line: it ends before it", path, c.n+2)
+	}
+	if err := t.seal(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return t, nil
 }
