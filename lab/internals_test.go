@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestInternalsPage holds docs/internals.md to the benchmarks it describes: every
-// benchmark it names exists, and every benchmark scripts/bench runs is described
+// TestInternalsPage holds docs/internals.md to the benchmarks and tests it
+// describes: every benchmark, test and fuzz target it names exists, and every benchmark scripts/bench runs is described
 // there, so that the page says how each figure of the table is measured. (Running
 // them is scripts/bench's job: minutes each.)
 func TestInternalsPage(t *testing.T) {
@@ -23,7 +23,7 @@ func TestInternalsPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defined := map[string]bool{}
-	decl := regexp.MustCompile(`(?m)^func (Benchmark\w+)\(`)
+	decl := regexp.MustCompile(`(?m)^func ((?:Benchmark|Test|Fuzz)\w+)\(`)
 	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
 			return err
@@ -40,7 +40,7 @@ func TestInternalsPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	named := regexp.MustCompile(`Benchmark[A-Z]\w*`)
+	named := regexp.MustCompile(`(?:Benchmark|Test|Fuzz)[A-Z]\w*`)
 	for _, name := range named.FindAllString(string(page), -1) {
 		if !defined[name] {
 			t.Errorf("docs/internals.md names %s, which no test file defines", name)
