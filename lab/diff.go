@@ -12,6 +12,8 @@ import (
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/rundiff"
+	"github.com/clusterlab/clusterlab/session"
+	"github.com/clusterlab/clusterlab/tui"
 )
 
 // diff: two recordings of one scenario, to the first event where they part.
@@ -20,6 +22,7 @@ type diffCmd struct {
 	A    string `arg:"" help:"${help_diff_a}"`
 	B    string `arg:"" help:"${help_diff_b}"`
 	JSON bool   `name:"json" help:"${help_diff_json}"`
+	View bool   `help:"${help_diff_view}"`
 }
 
 func (c *diffCmd) Run() error {
@@ -27,7 +30,11 @@ func (c *diffCmd) Run() error {
 	if err != nil {
 		return badInput(err)
 	}
-	if c.JSON {
+	if c.View {
+		if err := c.view(res); err != nil {
+			return err
+		}
+	} else if c.JSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
@@ -40,6 +47,27 @@ func (c *diffCmd) Run() error {
 		return &exitError{1, errors.New(ui.T("diff.err.differ"))}
 	}
 	return nil
+}
+
+// view opens both recordings side by side, at the first difference.
+func (c *diffCmd) view(res *rundiff.Result) error {
+	a, err := session.OpenReplay(c.A)
+	if err != nil {
+		return badInput(err)
+	}
+	defer a.Close()
+	b, err := session.OpenReplay(c.B)
+	if err != nil {
+		return badInput(err)
+	}
+	defer b.Close()
+	a.SetPaused(true)
+	b.SetPaused(true)
+	opts := tui.DiffOptions{A: c.A, B: c.B, First: -1, Lang: ui}
+	if d := res.First; d != nil {
+		opts.First, opts.Event, opts.Why = d.TUS, d.Event, why(res)
+	}
+	return tui.RunDiff(a, b, opts)
 }
 
 // printDiff writes a diff for a reader: the two recordings, their headers where

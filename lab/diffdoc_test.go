@@ -3,8 +3,10 @@ package lab
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -42,6 +44,21 @@ func TestDiffPage(t *testing.T) {
 		case "sh":
 			run, _ := commands(b)
 			for _, c := range run {
+				if slices.Contains(c.args, "--view") {
+					// Side by side in a terminal: opened in tmux, read, quit.
+					if _, err := exec.LookPath("tmux"); err != nil {
+						t.Logf("%s:%d: tmux is not installed: the view is not opened (apt-get install tmux)", page, c.line)
+						continue
+					}
+					screen := openDashboard(t, dir, bin, c.args)
+					for _, want := range []string{"A a.jsonl · B drop.jsonl │ t=3.370s", "first difference at 3.370s (event 383): why: B takes the action",
+						"A · Nodes (5)", "B · Nodes (5)", "◆ 3.370s", "d first difference"} {
+						if !strings.Contains(screen, want) {
+							t.Errorf("%s:%d: clusterlab %s does not show %q:\n%s", page, c.line, strings.Join(c.args, " "), want, screen)
+						}
+					}
+					continue
+				}
 				want := wantExit(c)
 				out, code := runCLI(t, dir, bin, c.args...)
 				if code != want {

@@ -54,6 +54,8 @@ type nodesPane struct {
 	dots map[dotLook]string
 	// left is the nodes that just left the critical section (board.left)
 	left map[node.ID]int64
+	// label leads the title: which recording the diff view shows ("A · ")
+	label string
 }
 
 // justLeft reports whether n is drawn as having just left the critical section.
@@ -200,7 +202,7 @@ type nodeMarks struct {
 // draw renders the pane, with the legend of what its cards show in its bottom
 // border.
 func (p *nodesPane) draw(s *trace.Snapshot, m nodeMarks) string {
-	title := p.st.T("tui.title.nodes") + " (" + strconv.Itoa(len(s.Nodes)) + ")"
+	title := p.label + p.st.T("tui.title.nodes") + " (" + strconv.Itoa(len(s.Nodes)) + ")"
 	// the node under the pointer, if not the one selected, else the selected one:
 	// where dots stand for nodes, pointing at one is how to read its id
 	if h := m.hover - 1; h >= 0 && h < len(s.Nodes) && h != m.sel {
