@@ -2,7 +2,9 @@ package export
 
 import (
 	"bytes"
+	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,5 +98,67 @@ func TestCastOfTheTopology(t *testing.T) {
 	}
 	if _, err := tui.ReplayRenderer(0, 0, nil, "circle"); err == nil {
 		t.Error("an unknown view is accepted")
+	}
+}
+
+var inFlightShown = regexp.MustCompile(`in flight (-?[0-9]+)`)
+
+// TestCastInFlightWithDuplicates: every frame of a cast of a run that duplicates
+// and loses messages, drawn by the dashboard's Network pane and by the text
+// dashboard, shows as in flight the messages sent whose original copy has not
+// landed yet, counted here from the events up to the frame: never below zero (a
+// cast of a duplicating run once showed "in flight -2072").
+func TestCastInFlightWithDuplicates(t *testing.T) {
+	tr := record(t, "testdata/scale.toml") // dup 0.1, loss 0.02
+	open := make([]int, len(tr.Events)+1)  // open[seq]: in flight after event seq
+	dups := 0
+	for i, e := range tr.Events {
+		open[i+1] = open[i]
+		switch {
+		case e.Ev == trace.Send:
+			open[i+1]++
+		case (e.Ev == trace.Deliver && !e.Local || e.Ev == trace.Drop) && e.Dup:
+			dups++
+		case e.Ev == trace.Deliver && !e.Local || e.Ev == trace.Drop:
+			open[i+1]--
+		}
+	}
+	if dups == 0 {
+		t.Fatal("the run has no duplicate copy: nothing is tested")
+	}
+	ol, err := OutlineOf(TraceSource(tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pane, err := tui.ReplayRenderer(ol.Events, ol.End, ol.Marks, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, draw := range map[string]RenderFunc{"dashboard": pane, "text": TextDashboard} {
+		o, err := ParseOptions(&tr.Header, Flags{Format: "cast", Size: "120x48", FPS: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames, most := 0, 0
+		o.Cast.Render = func(s *trace.Snapshot, w, h int) string {
+			out := draw(s, w, h)
+			m := inFlightShown.FindStringSubmatch(ansi.Strip(out))
+			if m == nil {
+				t.Fatalf("%s: a frame at %dµs shows no in flight:\n%s", name, s.T, ansi.Strip(out))
+			}
+			n, _ := strconv.Atoi(m[1])
+			if n != open[s.Seq] || n < 0 {
+				t.Fatalf("%s: the frame after event %d shows in flight %d, want %d", name, s.Seq, n, open[s.Seq])
+			}
+			frames++
+			most = max(most, n)
+			return out
+		}
+		if err := Write(io.Discard, TraceSource(tr), o); err != nil {
+			t.Fatal(err)
+		}
+		if frames < 10 || most == 0 {
+			t.Errorf("%s: %d frames, at most %d in flight: the cast showed too little to tell", name, frames, most)
+		}
 	}
 }
