@@ -29,6 +29,7 @@ type timelineRow struct {
 	kind   string
 	text   string
 	leader *leaderChange
+	flurry *leaderFlurry // leader changes in a row, folded (reports at scale)
 }
 
 // report is everything the Markdown report shows, gathered in one pass.
@@ -61,6 +62,7 @@ type report struct {
 	final *trace.Snapshot
 
 	list  idList   // how the report lists nodes: folded beyond FoldAbove nodes
+	fold  bool     // beyond FoldAbove nodes: ids, rows and flurries folded
 	split bool     // show the whole diagram, in parts
 	parts []string // the parts, when split
 	dia   *excerpt // the diagram, when not split
@@ -115,7 +117,7 @@ func gather(src Source, o Options) (*report, error) {
 	r := &report{h: h, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, first: -1,
 		cleared: map[uint64]*trace.Event{}, split: o.Split, traceName: o.TraceName, l: o.Lang, firstT: -1, list: plainIDs}
 	if len(info.IDs) > FoldAbove {
-		r.list = foldedIDs(r.l)
+		r.list, r.fold = foldedIDs(r.l), true
 	}
 	// Each message sent in the window is counted by its fate, as the CSV's
 	// message table has it, once its last copy has landed (a first reading says
@@ -164,7 +166,7 @@ func gather(src Source, o Options) (*report, error) {
 	var run *leaderChange // the leader change being grouped
 	flush := func() {
 		if run != nil {
-			r.timeline = append(r.timeline, timelineRow{t: run.T, kind: "leader", leader: run})
+			r.addLeaderChange(run)
 			run = nil
 		}
 	}
@@ -407,10 +409,10 @@ func (r *report) write(b *bufio.Writer) {
 				text = r.T("md.marker") + ": " + oneLine(r.l.Marker(row.text))
 			}
 			if c := row.leader; c != nil {
-				text = r.T("md.leaderchange") + ": " + c.textIn(r.l, r.list)
-				if c.Last > c.T {
-					text += r.F("md.until", fmtT(c.Last))
-				}
+				text = r.T("md.leaderchange") + ": " + r.changeText(c)
+			}
+			if f := row.flurry; f != nil {
+				text = f.textIn(r)
 			}
 			p("| %s | %s |\n", fmtT(row.t), mdText(text))
 		}

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,4 +99,83 @@ func (r rowRun) label(l lang.Lang) string {
 		return r.first.String()
 	}
 	return r.first.String() + "…" + r.last.String() + " " + l.F("sim.nodes", thousands(r.n))
+}
+
+// FlurryAfter is how many leader changes in a row (no fault, marker or alert
+// between them) a report at scale lists one by one: more are one row.
+const FlurryAfter = 3
+
+// leaderFlurry is leader changes in a row folded into one row of a report at
+// scale: after a recovery, hundreds of nodes may name the old and the new leader
+// in turn for a few milliseconds, a change each, and the table would be a wall.
+// It holds the nodes and leaders it has seen (at most the cluster) and its last
+// change, not every change.
+type leaderFlurry struct {
+	changes int
+	last    *leaderChange
+	nodes   map[node.ID]bool
+	leaders map[node.ID]bool
+}
+
+func (f *leaderFlurry) add(c *leaderChange) {
+	f.changes++
+	f.last = c
+	for _, id := range c.Nodes {
+		f.nodes[id] = true
+	}
+	f.leaders[c.Leader] = true
+}
+
+// addLeaderChange puts a leader change in the report's table: its own row, or,
+// at scale, in the flurry that the changes before it in a row make.
+func (r *report) addLeaderChange(c *leaderChange) {
+	tl := r.timeline
+	if !r.fold {
+		r.timeline = append(tl, timelineRow{t: c.T, kind: "leader", leader: c})
+		return
+	}
+	if n := len(tl); n > 0 && tl[n-1].flurry != nil {
+		tl[n-1].flurry.add(c)
+		return
+	}
+	k := 0 // leader changes in a row at the table's end
+	for k < len(tl) && tl[len(tl)-1-k].leader != nil {
+		k++
+	}
+	if k < FlurryAfter {
+		r.timeline = append(tl, timelineRow{t: c.T, kind: "leader", leader: c})
+		return
+	}
+	f := &leaderFlurry{nodes: map[node.ID]bool{}, leaders: map[node.ID]bool{}}
+	for _, row := range tl[len(tl)-k:] {
+		f.add(row.leader)
+	}
+	f.add(c)
+	first := tl[len(tl)-k].t
+	r.timeline = append(tl[:len(tl)-k], timelineRow{t: first, kind: "leader", flurry: f})
+}
+
+// changeText is a leader change for the report's table: "n2 n3 → leader n3 (was
+// n5), until 1.2s".
+func (r *report) changeText(c *leaderChange) string {
+	text := c.textIn(r.l, r.list)
+	if c.Last > c.T {
+		text += r.F("md.until", fmtT(c.Last))
+	}
+	return text
+}
+
+// textIn is the flurry's row: how many changes until when, by which nodes, to
+// which leaders, and the last change, where the nodes settled.
+func (f *leaderFlurry) textIn(r *report) string {
+	sortedIDs := func(set map[node.ID]bool) []node.ID {
+		ids := make([]node.ID, 0, len(set))
+		for id := range set {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	return r.F("md.lc.flurry", thousands(f.changes), fmtT(max(f.last.Last, f.last.T)), r.list(sortedIDs(f.nodes), " "),
+		r.list(sortedIDs(f.leaders), ", "), r.changeText(f.last))
 }

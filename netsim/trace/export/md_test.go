@@ -1,14 +1,17 @@
 package export
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/session"
@@ -253,5 +256,73 @@ func TestMarkdownAtScale(t *testing.T) {
 	ids := record(t, "bully").Header.Info.IDs
 	if n := strings.Count(mdBlocks(small)[0], "participant "); n != len(ids) || strings.Contains(small, "…n") {
 		t.Errorf("a report of %d nodes declares %d participants or folds ids", len(ids), n)
+	}
+}
+
+// flurryTrace is n nodes that all name n<n> leader, a crash of it, and after its
+// recovery the others naming n<n-1> and back n<n>, one node after the other, 40
+// changes in turn: what a big bully's recovery looks like.
+func flurryTrace(n int) *trace.Trace {
+	ids := make([]node.ID, n)
+	for i := range ids {
+		ids[i] = node.ID(i + 1)
+	}
+	top := node.ID(n)
+	tr := &trace.Trace{Header: trace.Header{Format: trace.Format, Version: trace.Version, Seed: 1,
+		Info: trace.Info{Name: "flurry", Algorithm: "bully", Family: "election", IDs: ids}}}
+	add := func(e trace.Event) {
+		e.Seq = uint64(len(tr.Events) + 1)
+		tr.Events = append(tr.Events, e)
+	}
+	names := func(t int64, who, leader node.ID) {
+		add(trace.Event{T: t, Ev: trace.StatusEv, Node: who, Status: &node.Status{Leader: leader, Role: "follower"}})
+	}
+	for _, id := range ids {
+		names(1000, id, top)
+	}
+	add(trace.Event{T: 2000, Ev: trace.Crash, Node: top})
+	add(trace.Event{T: 3000, Ev: trace.Recover, Node: top, Inc: 2})
+	for i := range 40 {
+		names(4000+int64(i), node.ID(i/2%(n-1)+1), top-1+node.ID(i%2))
+	}
+	return tr
+}
+
+// TestMarkdownLeaderFlurry: beyond FoldAbove nodes, more than FlurryAfter leader
+// changes in a row are one row of the faults table, which says how many, until
+// when, by whom, to which leaders and where the last one went (a 300-node bully's
+// recovery made 173 rows); at FoldAbove nodes each change is its own row.
+func TestMarkdownLeaderFlurry(t *testing.T) {
+	table := func(md string) []string {
+		_, s, _ := strings.Cut(md, "|---:|---|\n")
+		s, _, _ = strings.Cut(s, "\n\n")
+		return strings.Split(s, "\n")
+	}
+	rows := table(export(t, flurryTrace(20), Flags{Format: "md"}))
+	want := []string{
+		"| 1ms | leader change: n1…n20 (20 nodes) → leader n20 |",
+		"| 2ms | crash n20 |",
+		"| 3ms | recover n20 (incarnation 2) |",
+		"| 4ms | 40 leader changes in a row, until 4.039ms, by n1…n19 (19 nodes), to n19, n20; the last: n1 → leader n20 (was n19) |",
+	}
+	if !slices.Equal(rows, want) {
+		t.Errorf("the faults table of 20 nodes:\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	tr := flurryTrace(20)
+	o, err := ParseOptions(&tr.Header, Flags{Format: "md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Lang = lang.Pt
+	var b bytes.Buffer
+	if err := Write(&b, TraceSource(tr), o); err != nil {
+		t.Fatal(err)
+	}
+	pt := table(b.String())
+	if len(pt) != 4 || !strings.Contains(pt[3], "40 trocas de líder seguidas, até 4.039ms") {
+		t.Errorf("the flurry in Portuguese: %q", pt)
+	}
+	if rows := table(export(t, flurryTrace(FoldAbove), Flags{Format: "md"})); len(rows) != 3+40 {
+		t.Errorf("the faults table of %d nodes has %d rows, want a row per change (43)", FoldAbove, len(rows))
 	}
 }
