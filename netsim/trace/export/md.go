@@ -17,6 +17,11 @@ import (
 // DiagramMessages is how many messages the report's diagram shows.
 const DiagramMessages = 40
 
+// AlertRows is how many alerts the report's table lists; it counts the others.
+// The report keeps only those, and their clearing: a run of a million alerts
+// costs no more than one of fifty.
+const AlertRows = 50
+
 // typeFate counts the messages of one type by fate.
 type typeFate struct {
 	sent, delivered, dups, inFlight int
@@ -47,7 +52,8 @@ type report struct {
 	reasons     []string
 	locals      int
 	timeline    []timelineRow
-	alerts      []*trace.Event
+	alerts      []*trace.Event // the first AlertRows in the window
+	alertCount  int            // every alert in the window
 	alertKinds  map[string]int
 	detects     []*trace.Event
 	crashes     []*trace.Event // crashes in the window, to say which went undetected
@@ -67,7 +73,7 @@ type report struct {
 	parts []string // the parts, when split
 	dia   *excerpt // the diagram, when not split
 
-	cleared   map[uint64]*trace.Event // alert-cleared events by the alert's Seq
+	cleared   map[uint64]*trace.Event // alert-cleared events of r.alerts, by the alert's Seq
 	agreedAt  []agreed                // each election's end
 	userActs  int                     // actions taken by a user (not the script)
 	traceName string                  // the trace file, for the commands shown
@@ -177,7 +183,7 @@ func gather(src Source, o Options) (*report, error) {
 			r.firstT = e.T
 		}
 		switch {
-		case e.Ev == trace.AlertCleared && e.Ref != 0:
+		case e.Ev == trace.AlertCleared && e.Ref != 0 && r.shows(e.Ref):
 			r.cleared[e.Ref] = keepEvent(e)
 		case e.Ev == trace.Action && e.By == "user":
 			r.userActs++
@@ -285,7 +291,9 @@ func gather(src Source, o Options) (*report, error) {
 				delete(wanted, e.Node)
 			}
 		case trace.Alert:
-			r.alerts = append(r.alerts, keepEvent(e))
+			if r.alertCount++; len(r.alerts) < AlertRows {
+				r.alerts = append(r.alerts, keepEvent(e))
+			}
 			r.alertKinds[e.Kind]++
 		case trace.Detect:
 			r.detects = append(r.detects, keepEvent(e))

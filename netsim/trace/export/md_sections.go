@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -203,9 +204,16 @@ func jsonText(b []byte) string {
 	return valueText(v)
 }
 
-// writeAlerts lists every alert of the window as an interval, from the alert to
-// the alert-cleared event that closes it; one never cleared lasts to the end of
-// the trace and says so.
+// shows says whether the alert of sequence number seq is one the table lists
+// (r.alerts is in sequence order).
+func (r *report) shows(seq uint64) bool {
+	_, ok := slices.BinarySearchFunc(r.alerts, seq, func(a *trace.Event, seq uint64) int { return cmp.Compare(a.Seq, seq) })
+	return ok
+}
+
+// writeAlerts lists the window's first AlertRows alerts as intervals, from the
+// alert to the alert-cleared event that closes it (one never cleared lasts to the
+// end of the trace and says so), and counts the others.
 func (r *report) writeAlerts(p func(string, ...any)) {
 	p("## %s\n\n", r.T("md.h.alerts"))
 	if len(r.alerts) == 0 {
@@ -216,18 +224,14 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 	for _, k := range slices.Sorted(maps.Keys(r.alertKinds)) {
 		parts = append(parts, fmt.Sprintf("%s %d", r.alertName(k), r.alertKinds[k]))
 	}
-	count := r.F("md.alerts.many", len(r.alerts))
-	if len(r.alerts) == 1 {
+	count := r.F("md.alerts.many", r.alertCount)
+	if r.alertCount == 1 {
 		count = r.F("md.alerts.one", 1)
 	}
 	p(r.T("md.alerts.head")+"\n\n", count, mdText(strings.Join(parts, ", ")))
 	end := r.tail.Last
 	p("| %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---|\n", r.T("md.col.alert"), r.T("md.col.start"), r.T("md.col.end"), r.T("md.col.duration"), r.T("md.col.details"))
-	for i, a := range r.alerts {
-		if i == 50 {
-			p("| … | | | | %s |\n", r.F("sim.more", len(r.alerts)-i))
-			break
-		}
+	for _, a := range r.alerts {
 		details := r.l.Text(a.Text)
 		if c, ok := r.cleared[a.Seq]; ok {
 			if c.Text != "" {
@@ -237,6 +241,9 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 		} else {
 			p("| %s | %s | "+r.T("md.notcleared")+" | "+r.T("md.atleast")+" | %s |\n", mdText(r.alertName(a.Kind)), fmtT(a.T), fmtT(end), fmtT(end-a.T), mdText(details))
 		}
+	}
+	if more := r.alertCount - len(r.alerts); more > 0 {
+		p("| … | | | | %s |\n", r.F("sim.more", more))
 	}
 	p("\n")
 }

@@ -23,6 +23,7 @@ type meshSource struct {
 	sample         int
 	maxHeap        uint64
 	events, passes int
+	alerts         bool // each round also an alert and its clearing per pair
 }
 
 func newMeshSource(n, rounds int) *meshSource {
@@ -61,6 +62,11 @@ func (m *meshStream) next() (*trace.Event, bool) {
 				if i == j {
 					continue
 				}
+				if m.s.alerts {
+					text := node.ID(i).String() + " suspects " + node.ID(j).String() + ", which is up"
+					sends = append(sends, trace.Event{T: t0, Ev: trace.Alert, Node: node.ID(i), Kind: "false-suspicion", Text: text},
+						trace.Event{T: t0, Ev: trace.AlertCleared, Node: node.ID(i), Kind: "false-suspicion", Text: "over"})
+				}
 				m.mid++
 				msg := &node.Message{Type: "HEARTBEAT", Stamp: int64(m.round + 1)}
 				sends = append(sends, trace.Event{T: t0, Ev: trace.Send, From: node.ID(i), To: node.ID(j), MID: m.mid, Msg: msg})
@@ -75,6 +81,9 @@ func (m *meshStream) next() (*trace.Event, bool) {
 	m.buf = m.buf[1:]
 	m.seq++
 	e.Seq = m.seq
+	if e.Ev == trace.AlertCleared {
+		e.Ref = e.Seq - 1 // the alert just before
+	}
 	if m.s.events++; m.s.events%m.s.sample == 0 {
 		runtime.GC()
 		var ms runtime.MemStats
@@ -146,6 +155,33 @@ func TestExportsHoldNoTrace(t *testing.T) {
 		if held := int64(src.maxHeap) - int64(before.HeapAlloc); held > limit {
 			t.Errorf("%+v: %d MB held while reading %d events (%d readings), over %d MB", f, held>>20, src.events/src.passes, src.passes, limit>>20)
 		}
+	}
+}
+
+// TestReportHoldsFewAlerts: the md report of 60,000 alerts (each cleared, among
+// as many messages) keeps the AlertRows it lists and counts the others; it kept
+// every alert and every clearing, some 30 MB here.
+func TestReportHoldsFewAlerts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100,000 alerts: skipped in -short mode")
+	}
+	src := newMeshSource(20, 160) // 380 alerts and 380 messages a round
+	src.alerts, src.sample = true, 20_000
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var out strings.Builder
+	if err := Write(&out, src, Options{Format: "md", Window: All()}); err != nil {
+		t.Fatal(err)
+	}
+	held := int64(src.maxHeap) - int64(before.HeapAlloc)
+	t.Logf("held %d kB", held>>10)
+	if held > 8<<20 {
+		t.Errorf("%d MB held while reading %d alerts", held>>20, src.events/2/src.passes)
+	}
+	if !strings.Contains(out.String(), "60800 alerts: false-suspicion 60800.") || !strings.Contains(out.String(), "| … | | | | … 60750 more |") ||
+		strings.Count(out.String(), "| false-suspicion | ") != AlertRows {
+		t.Errorf("the alerts section is not the first %d alerts and a count of the others:\n%.2000s", AlertRows, out.String())
 	}
 }
 
