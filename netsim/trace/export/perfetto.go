@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -123,6 +124,7 @@ func (h *pfHeap) Pop() any {
 
 // pfAlert is an alert's slice, laid out by the first reading.
 type pfAlert struct {
+	seq     uint64 // the alert's line number
 	tid     int
 	end     int64 // when it clears, or just after the window's last event
 	cleared bool  // in the window
@@ -134,10 +136,10 @@ type pfAlert struct {
 // perfettoPlan is what the first reading finds.
 type perfettoPlan struct {
 	fates  *fates
-	alerts map[uint64]*pfAlert // by the alert's line number
-	lanes  []pfLane            // the alert tracks, in the order made
-	last   int64               // the window's last event's time
-	bytes  int64               // the file's size, about
+	alerts []pfAlert // the window's alerts in line order
+	lanes  []pfLane  // the alert tracks, in the order made
+	last   int64     // the window's last event's time
+	bytes  int64     // the file's size, about
 }
 
 type pfLane struct {
@@ -153,9 +155,17 @@ func planPerfetto(src Source, w Window) (*perfettoPlan, error) {
 	for _, id := range h.Info.IDs {
 		known[id] = true
 	}
-	p := &perfettoPlan{fates: newFates(), alerts: map[uint64]*pfAlert{}, last: 0}
+	p := &perfettoPlan{fates: newFates(), last: 0}
 	cleared := map[uint64]int64{}
-	var alerts []trace.Event // kept, in order
+	// The window's alerts, in order: what their layout needs of each, the kinds
+	// shared (some 100 bytes an alert with its clearing, not a copy of each).
+	type kept struct {
+		seq  uint64
+		t    int64
+		kind string
+	}
+	var alerts []kept
+	kinds := map[string]string{}
 	past := false
 	_, err := scan(src, func(e *trace.Event) {
 		if malformed(e) {
@@ -184,9 +194,12 @@ func planPerfetto(src Source, w Window) (*perfettoPlan, error) {
 			p.bytes += 150
 		}
 		if e.Ev == trace.Alert {
-			a := *e
-			a.Msg, a.Status = nil, nil // the stream's own: not kept
-			alerts = append(alerts, a)
+			k, ok := kinds[e.Kind]
+			if !ok {
+				k = strings.Clone(e.Kind) // the stream's own: not kept
+				kinds[k] = k
+			}
+			alerts = append(alerts, kept{e.Seq, e.T, k})
 		}
 	})
 	if err != nil {
@@ -201,38 +214,39 @@ func planPerfetto(src Source, w Window) (*perfettoPlan, error) {
 	}
 	lanes := map[string][]*lane{}
 	nextTid := alertTids
-	layout := func(e *trace.Event, end int64, cleared bool, atEnd int) {
-		from, to := float64(e.T), float64(end)
+	p.alerts = make([]pfAlert, len(alerts))
+	layout := func(i int, end int64, cleared bool, atEnd int) {
+		e := &alerts[i]
+		from, to := float64(e.t), float64(end)
 		var l *lane
-		for _, x := range lanes[e.Kind] {
+		for _, x := range lanes[e.kind] {
 			if x.end <= from {
 				l = x
 				break
 			}
 		}
-		a := &pfAlert{end: end, cleared: cleared, atEnd: atEnd}
+		a := &p.alerts[i]
+		*a = pfAlert{seq: e.seq, end: end, cleared: cleared, atEnd: atEnd}
 		if l == nil {
 			l = &lane{tid: nextTid}
 			nextTid++
-			lanes[e.Kind] = append(lanes[e.Kind], l)
+			lanes[e.kind] = append(lanes[e.kind], l)
 			a.meta, a.lane = true, len(p.lanes)
-			p.lanes = append(p.lanes, pfLane{tid: l.tid, kind: e.Kind, late: !cleared || e.T > 0})
+			p.lanes = append(p.lanes, pfLane{tid: l.tid, kind: e.kind, late: !cleared || e.t > 0})
 		}
 		l.end = to
 		a.tid = l.tid
-		p.alerts[e.Seq] = a
 	}
-	var open []*trace.Event
-	for i := range alerts {
-		e := &alerts[i]
-		if c, ok := cleared[e.Seq]; ok && c <= w.To {
-			layout(e, c, true, 0)
+	var open []int
+	for i, e := range alerts {
+		if c, ok := cleared[e.seq]; ok && c <= w.To {
+			layout(i, c, true, 0)
 		} else {
-			open = append(open, e)
+			open = append(open, i)
 		}
 	}
-	for i, e := range open {
-		layout(e, p.last+1, false, i)
+	for i, k := range open {
+		layout(k, p.last+1, false, i)
 	}
 	return p, nil
 }
@@ -246,6 +260,7 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 		return &RefusedError{fmt.Sprintf("the Perfetto trace of %s would be about %s, over the %s that Perfetto's UI opens in a browser: "+
 			"narrow it with --from/--to or --nodes, or write it anyway with --force", windowName(w), sizeText(plan.bytes), sizeText(PerfettoMaxBytes))}
 	}
+	alertAt := plan.alerts // the next planned alert first
 	h := src.Header()
 	info := &h.Info
 	ids := w.IDs(info.IDs)
@@ -517,7 +532,9 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 		case trace.Alert:
 			args := appendJSONField(appendJSONField([]byte{'{'}, "line", strconv.AppendUint(nil, e.Seq, 10)), "text", trace.AppendString(nil, e.Text))
 			instant(0, at(0), "alert", "alert "+e.Kind, append(args[:len(args)-1], '}'))
-			if a := plan.alerts[e.Seq]; a != nil {
+			if len(alertAt) > 0 && alertAt[0].seq == e.Seq {
+				a := &alertAt[0]
+				alertAt = alertAt[1:]
 				if a.meta && !plan.lanes[a.lane].late {
 					push(&pfItem{name: "thread_name", ph: "M", tid: a.tid, args: appendJSONObject(nil, "name", "alert "+e.Kind)})
 				}
