@@ -71,6 +71,11 @@ func (p *nodesPane) rows(n trace.NodeView, f *cardFacts) [3]string {
 		if tt := p.termText(n); tt != "" {
 			last = strings.TrimSpace(last + " " + tt)
 		}
+		if _, voter := n.Status.Counter("votes"); voter {
+			// a voter's queue (Maekawa's requests waiting for its vote) on the
+			// entries row: its votes row is full with what it got and gave
+			last = strings.TrimSpace(last + " " + p.queueCount(n))
+		}
 		return [3]string{p.csText(n, f), p.queueText(n), last}
 	}
 	var rows []string
@@ -169,9 +174,10 @@ func (p *nodesPane) queueText(n trace.NodeView) string {
 		p.used |= lgToken
 	}
 	s := n.Status
-	if v, ok := s.Counter("queue"); ok && v > 0 {
-		parts = append(parts, st.T("tui.card.queue")+" "+strconv.FormatInt(v, 10))
-		p.used |= lgQueue
+	if _, voter := s.Counter("votes"); !voter {
+		if q := p.queueCount(n); q != "" {
+			parts = append(parts, q)
+		}
 	}
 	// what it got of what it needs: maekawa's votes of its set, ricart's replies
 	for _, g := range [...]struct {
@@ -202,6 +208,17 @@ func (p *nodesPane) queueText(n trace.NodeView) string {
 		p.used |= lgStamp
 	}
 	return strings.Join(parts, " ")
+}
+
+// queueCount is the queue a node keeps, "queue 2", or "" when it keeps none or
+// it is empty.
+func (p *nodesPane) queueCount(n trace.NodeView) string {
+	v, ok := n.Status.Counter("queue")
+	if !ok || v <= 0 {
+		return ""
+	}
+	p.used |= lgQueue
+	return p.st.T("tui.card.queue") + " " + strconv.FormatInt(v, 10)
 }
 
 // timerText is a node's main timer as a bar of k cells running down, and the time

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/charmbracelet/x/exp/golden"
 )
 
@@ -70,5 +72,25 @@ func TestMutexCardRows(t *testing.T) {
 		if strings.Contains(legend, not) {
 			t.Errorf("legend %q explains %q, which no tokenring card shows", legend, not)
 		}
+	}
+}
+
+// TestMaekawaCardsShowQueue: in maekawa-deadlock each of the three voted for
+// itself and holds the other's request in its queue; every card says so beside
+// whom its vote went to (issue 23: Maekawa cards never showed their queue).
+func TestMaekawaCardsShowQueue(t *testing.T) {
+	r := recordPreset(t, "maekawa-deadlock")
+	r.SeekTime(3_000_000)
+	m := New(r, Options{Title: "maekawa-deadlock"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	s := plain(m.Render())
+	cs := cards(s)
+	for _, id := range []string{"n1", "n2", "n3"} {
+		if !strings.Contains(cs[id], "queue 1") || !strings.Contains(cs[id], "⇢"+id) {
+			t.Errorf("%s's card shows no queue or vote: %q", id, cs[id])
+		}
+	}
+	if !strings.Contains(s, "queue requests queued") {
+		t.Errorf("the legend does not explain the queue:\n%s", s)
 	}
 }

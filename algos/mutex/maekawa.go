@@ -285,6 +285,7 @@ func (a *maekawa) Status() node.Status {
 	}
 	return node.Status{CS: a.w.cs, Counters: a.w.counters(
 		node.Counter{Name: "votes", Value: int64(len(a.got))},
+		node.Counter{Name: "queue", Value: int64(len(a.queue))},
 		node.Counter{Name: "voted_for", Value: int64(votedFor)},
 		node.Counter{Name: "set_size", Value: int64(len(a.set))})}
 }
