@@ -60,6 +60,10 @@ type Live struct {
 	rate    float64        // the pacer's rate and behind, as of the last frame
 	behind  bool
 	events  uint64 // events folded so far, as of the last frame
+	// pauseAt is an instant the loop pauses at (0: none), and storyStops says
+	// that it pauses just after each story line (a scripted marker) too
+	pauseAt    time.Duration
+	storyStops bool
 }
 
 // LiveOptions configure a live session.
@@ -218,22 +222,80 @@ func (l *Live) advance(el time.Duration, speed float64) {
 	if l.w.Err() != nil {
 		return // the world stopped on the storm guard and does nothing more
 	}
+	stop, stops := l.nextStop()
+	defer func() {
+		if stops && l.w.Now() >= stop {
+			l.mu.Lock()
+			l.paused = true
+			if stop == l.pauseAt {
+				l.pauseAt = 0
+			}
+			l.mu.Unlock()
+			l.lag = 0
+		}
+	}()
 	if speed <= 0 {
 		if l.bg != nil {
 			return
 		}
-		for time.Since(start) < wallSlice && l.w.Err() == nil && len(l.cmds) == 0 {
-			l.runStep(l.w.Now() + maxSlice)
+		for time.Since(start) < wallSlice && l.w.Err() == nil && len(l.cmds) == 0 && (!stops || l.w.Now() < stop) {
+			t := l.w.Now() + maxSlice
+			if stops {
+				t = min(t, stop)
+			}
+			l.runStep(t)
 		}
 		return
 	}
 	owed := min(l.lag+time.Duration(float64(el)*speed), time.Duration(float64(maxLagWall)*speed))
 	from := l.w.Now()
 	target := (from + owed).Truncate(time.Microsecond)
+	if stops {
+		target = min(target, stop)
+	}
 	for l.w.Now() < target && time.Since(start) < wallSlice && l.w.Err() == nil && len(l.cmds) == 0 {
 		l.runStep(target)
 	}
 	l.lag = from + owed - l.w.Now()
+}
+
+// nextStop is the next instant the loop pauses at, if any: the one PauseAt set,
+// or, with story stops on, just after the next scripted marker (the instant after
+// its own, so that the line is on screen when the run stops). The world stops
+// there exactly, whatever the speed and however late the frames come.
+func (l *Live) nextStop() (time.Duration, bool) {
+	l.mu.Lock()
+	stop, stories := l.pauseAt, l.storyStops
+	l.mu.Unlock()
+	now := l.w.Now()
+	ok := stop > now
+	if !ok {
+		stop = 0
+	}
+	if stories {
+		for _, a := range l.cfg.Script {
+			if at := a.At.Truncate(time.Microsecond) + time.Microsecond; a.Action.Verb == "marker" && at > now && (!ok || at < stop) {
+				stop, ok = at, true
+			}
+		}
+	}
+	return stop, ok
+}
+
+// PauseAt makes the run pause when its clock reaches t (a test's way to stop at
+// an exact instant at full speed; 0 forgets it).
+func (l *Live) PauseAt(t time.Duration) {
+	l.mu.Lock()
+	l.pauseAt = t.Truncate(time.Microsecond)
+	l.mu.Unlock()
+}
+
+// SetStoryStops makes the run pause just after each story line, the instant its
+// marker is taken (tui.StoryStopper: P in the dashboard, for lectures).
+func (l *Live) SetStoryStops(on bool) {
+	l.mu.Lock()
+	l.storyStops = on
+	l.mu.Unlock()
 }
 
 // runStep runs the world to at most t, a step on, and adapts the step to what it

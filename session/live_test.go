@@ -456,3 +456,28 @@ func TestLivePastSize(t *testing.T) {
 		t.Errorf("%d events estimated at %d bytes; the recording of them is %d bytes", events, bytes, fi.Size())
 	}
 }
+
+// TestLiveStops: at full speed the run pauses exactly at the instant PauseAt
+// names, and with story stops on just after each story line (bully-split-brain's
+// marker at 2.5 s), where a dashboard pausing on what it sees would come a
+// frame late or more.
+func TestLiveStops(t *testing.T) {
+	l := startLive(t, "bully-split-brain", 0, nil)
+	l.SetPaused(true)
+	l.PauseAt(1234567 * time.Microsecond)
+	l.SetPaused(false)
+	waitFor(t, l, "the pause at 1.234567s", func() bool { return l.Paused() && l.Snapshot().T >= 1234567 })
+	if got := l.Snapshot().T; got != 1234567 {
+		t.Fatalf("paused at %dµs, want 1234567", got)
+	}
+	l.SetStoryStops(true)
+	l.SetPaused(false)
+	waitFor(t, l, "the stop at the story line", func() bool { return l.Paused() && l.Snapshot().T > 1234567 })
+	s := l.Snapshot()
+	if s.T != 2_500_001 || len(s.Markers) != 1 || s.Markers[0].T != 2_500_000 {
+		t.Fatalf("stopped at %dµs with %d markers, want 2500001 with the marker of 2.5s", s.T, len(s.Markers))
+	}
+	l.SetStoryStops(false)
+	l.SetPaused(false)
+	waitFor(t, l, "the run past the split", func() bool { return l.Snapshot().T > 3_500_000 })
+}

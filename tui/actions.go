@@ -226,6 +226,9 @@ func (m *Model) setSpeed(x float64) tea.Cmd {
 // toggleStoryPause turns on or off the pause at each story line, for lectures.
 func (m *Model) toggleStoryPause(tea.KeyPressMsg) tea.Cmd {
 	m.storyPause = !m.storyPause
+	if ss, ok := m.c.(StoryStopper); ok {
+		ss.SetStoryStops(m.storyPause)
+	}
 	if m.storyPause {
 		m.say("✓ "+m.st.T("tui.say.storypause"), false)
 	} else {

@@ -55,6 +55,13 @@ type Pacer interface {
 	Rate() (rate float64, behind bool)
 }
 
+// StoryStopper is a Controller that can stop its run itself just after each
+// story line (P): exactly at the line's instant, where a dashboard that pauses
+// when it sees the line comes a frame late, or more on a busy machine.
+type StoryStopper interface {
+	SetStoryStops(on bool)
+}
+
 // Queuer is a Controller that can take an action without waiting for the
 // simulation to apply it: the dashboard then never waits on a busy world, and the
 // effect shows when the world gets to it.

@@ -405,9 +405,12 @@ func (m *Model) noticeStory(rewound bool) {
 	}
 	fresh := last > m.lastMarker && !rewound
 	m.lastMarker = last
-	if fresh && m.storyPause && !m.hs.paused {
-		m.c.SetPaused(true)
-		m.hs.paused = true
+	if fresh && m.storyPause {
+		// a StoryStopper has stopped there itself
+		if !m.hs.paused {
+			m.c.SetPaused(true)
+			m.hs.paused = true
+		}
 		m.say("⏸ "+m.st.T("tui.say.storypaused"), false)
 	}
 }

@@ -38,16 +38,18 @@ func timelineRows(t *testing.T, m *Model, s string) (times []float64, rows []str
 // runTo runs a live session at full speed until virtual time at, then pauses it.
 func runTo(t *testing.T, l *session.Live, at time.Duration) {
 	t.Helper()
+	l.PauseAt(at)
 	l.SetSpeed(0)
 	deadline := time.Now().Add(2 * time.Minute)
-	for l.Snapshot().T < at.Microseconds() {
+	for !l.Paused() || l.Snapshot().T < at.Microseconds() {
 		if time.Now().After(deadline) {
 			t.Fatalf("the world reached only %s in two minutes", fmtT(l.Snapshot().T))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	l.SetPaused(true)
-	time.Sleep(100 * time.Millisecond) // the frame under way ends
+	if got := l.Snapshot().T; got != at.Microseconds() {
+		t.Fatalf("paused at %s, want %s exactly", fmtT(got), fmtT(at.Microseconds()))
+	}
 }
 
 // TestTimelineKeepsItsPast runs the default demo for a minute of virtual time: the
