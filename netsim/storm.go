@@ -131,8 +131,14 @@ func (w *World) storm(n int, what string, shares map[string]int) {
 	if len(parts) > 0 {
 		msg += "; " + strings.Join(parts, ", ")
 	}
-	w.err = fmt.Errorf("%s (the limit is %s pending events; --max-pending raises it)", msg, thousands(w.limit))
+	w.err = &StormError{fmt.Sprintf("%s (the limit is %s pending events; --max-pending raises it)", msg, thousands(w.limit))}
 }
+
+// StormError is the error of a run stopped by the event-storm guard: a limit
+// reached, as when memory runs out, rather than a scenario that is wrong.
+type StormError struct{ msg string }
+
+func (e *StormError) Error() string { return e.msg }
 
 // seconds renders a virtual time in seconds, to the microsecond, without trailing
 // zeros: 0.021, 12, 1.000005.

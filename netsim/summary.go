@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/lang"
+	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -427,13 +427,7 @@ func pad(s string, width int) string {
 // Thousands writes n with commas between groups of three digits: 3,996.
 func Thousands(n int) string { return thousands(n) }
 
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func thousands(n int) string { return trace.Thousands(n) }
 
 func usDur(us int64) time.Duration { return time.Duration(us) * time.Microsecond }
 

@@ -138,6 +138,9 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if err := needWorld(cfg); err != nil {
+		return nil, err
+	}
 	w := &World{cfg: cfg, index: map[node.ID]int{}, net: cfg.Net, sink: sink,
 		cuts: map[[2]int]bool{}, links: map[[2]int]Link{}, gstAt: Never}
 	w.filler, _ = sink.(trace.Filler)

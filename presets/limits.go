@@ -3,6 +3,8 @@ package presets
 import (
 	"fmt"
 	"time"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
 // The ranges of the scenario format's numeric knobs. Every error about one names
@@ -38,8 +40,8 @@ const (
 	// MaxID is the largest process id (ids = [...]).
 	MaxID = 1_000_000_000
 	// MaxUntil is the longest run: until, and the time of every script action and
-	// expectation.
-	MaxUntil = 24 * time.Hour
+	// expectation. Traces are bounded by it on reading (trace.MaxT).
+	MaxUntil = time.Duration(trace.MaxT) * time.Microsecond
 	// MaxDelay bounds every latency (min, mean, max), delta and monitor time.
 	MaxDelay = time.Hour
 )

@@ -145,6 +145,10 @@ func indexReplay(path string, src *source, content io.Reader) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The state folded, the one shown and a checkpoint, at first.
+	if err := needFold(path, rd.Header, 3); err != nil {
+		return nil, err
+	}
 	r := &Replay{Name: path, Header: rd.Header, src: src, paused: true, speed: 1, tblock: -1, firstAlert: -1,
 		done: make(chan struct{}), exited: make(chan struct{}), timersRan: make(chan struct{})}
 	x := r.newIndexer(checkpointEvery)
@@ -162,7 +166,9 @@ func indexReplay(path string, src *source, content io.Reader) (*Replay, error) {
 		if e.Ev == trace.Alert && r.firstAlert < 0 {
 			r.firstAlert = e.T
 		}
-		x.add(r.n, e)
+		if err := x.add(r.n, e); err != nil {
+			return nil, err
+		}
 		r.n++
 		r.last = e.T
 	}
@@ -188,8 +194,9 @@ func (r *Replay) newIndexer(every int) *indexer {
 	return &indexer{r: r, st: st, leaders: map[node.ID]node.ID{}}
 }
 
-// add folds event i.
-func (x *indexer) add(i int, e *trace.Event) {
+// add folds event i. It refuses to keep one more state when the memory budget
+// cannot hold it.
+func (x *indexer) add(i int, e *trace.Event) error {
 	r := x.r
 	switch e.Ev {
 	case trace.Marker, trace.Alert, trace.Crash, trace.Recover, trace.Partition, trace.Heal, trace.GST, trace.Isolate, trace.Cut:
@@ -202,7 +209,10 @@ func (x *indexer) add(i int, e *trace.Event) {
 	}
 	x.st.Apply(e)
 	if (i+1)%r.every != 0 {
-		return
+		return nil
+	}
+	if err := needFold(r.Name, r.Header, 1); err != nil {
+		return err
 	}
 	r.cps = append(r.cps, checkpoint{x.st.Clone(), e.T})
 	if len(r.cps) > r.most+1 {
@@ -216,6 +226,7 @@ func (x *indexer) add(i int, e *trace.Event) {
 		clear(r.cps[n:])
 		r.cps, r.every = r.cps[:n], 2*r.every
 	}
+	return nil
 }
 
 // rerun finds the timers for the timeout bars by re-running the recording, beside

@@ -343,6 +343,10 @@ func ReadTrace(path string) (*trace.Trace, error) {
 		return nil, err
 	}
 	defer tf.Close()
+	// The state an export folds, and the snapshot it takes.
+	if err := needFold(path, tf.Header, 2); err != nil {
+		return nil, err
+	}
 	return tf.ReadAll()
 }
 

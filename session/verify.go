@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clusterlab/clusterlab/internal/termtext"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
@@ -38,7 +39,23 @@ type Verdict struct {
 	Recorded string
 	Rerun    string
 	Reason   string
+	// Problem is what kind of failure it is.
+	Problem Problem
 }
+
+// Problem is what kind of failure a verdict is.
+type Problem int
+
+const (
+	// Mismatch: the recording is not what its re-run gives (edited, cut short).
+	Mismatch Problem = iota
+	// Malformed: the file is not a well-formed recording (a line that is not an
+	// event, a time past the run, a wrong number): bad input, whatever the re-run.
+	Malformed
+	// Limit: the re-run reached a limit (the event-storm guard, the memory
+	// budget) before it could decide.
+	Limit
+)
 
 // VerifyOptions change what Verify accepts.
 type VerifyOptions struct {
@@ -82,13 +99,15 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	if err != nil {
 		var he *headerProblem
 		if errors.As(err, &he) {
-			v := &Verdict{Line: 1, Reason: err.Error()}
+			// A header whose scenario was edited is a recording that does not
+			// verify; one whose scenario is not a scenario is not a recording.
+			v := &Verdict{Line: 1, Reason: err.Error(), Problem: Malformed}
 			var hf *HeaderError
 			var ce *CodeError
 			if errors.As(err, &hf) {
-				v.Field = hf.Field
+				v.Field, v.Problem = hf.Field, Mismatch
 			} else if errors.As(err, &ce) {
-				v.Field = "code"
+				v.Field, v.Problem = "code", Mismatch
 			}
 			return v, nil
 		}
@@ -113,7 +132,45 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 		first.again()
 		v, err = rerun(ctx, path, cfg, first, hashLater, opts)
 	}
+	if err == nil && !v.OK && (v.Problem == Mismatch || v.Recorded != "") && v.Line > 1 {
+		// The comparison reads lines as bytes; the line that differs may not be
+		// an event at all (a node the header lacks, an unknown kind, a time that
+		// goes back, a wrong number). Such a file is not a recording: bad input,
+		// said as every reader says it. (An edit every reader takes, such as a
+		// later time, stays a difference from the re-run.)
+		if serr := malformedUpTo(ctx, path, v.Line); serr != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			v = &Verdict{Line: v.Line, Reason: serr.Error(), Problem: Malformed}
+		}
+	}
 	return v, err
+}
+
+// malformedUpTo reads path again, checking every event as every reader does (see
+// trace.Reader.Next), up to line, and returns the first problem found, if any.
+func malformedUpTo(ctx context.Context, path string, line int) error {
+	tf, err := openTrace(path)
+	if err != nil {
+		return err
+	}
+	defer tf.Close()
+	var e trace.Event
+	for i := 0; tf.Line() < line; i++ {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		err := tf.Next(&e)
+		var endErr *trace.EndError
+		switch {
+		case err == io.EOF || errors.As(err, &endErr):
+			return nil
+		case err != nil:
+			return err
+		}
+	}
+	return nil
 }
 
 // errLateAction stops a re-run that has gone past the time of a user action that
@@ -149,7 +206,7 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 	cfg.UserActions = users
 	cfg.MaxPending = opts.MaxPending
 	if err := burstLimit(path, cfg); err != nil {
-		return fileFirst(&Verdict{Line: 1, Reason: err.Error()})
+		return fileFirst(&Verdict{Line: 1, Reason: err.Error(), Problem: Limit})
 	}
 	// The second reading takes the header checked by the first, if it is unchanged,
 	// and a compressed file's content as the first decompressed it.
@@ -226,7 +283,7 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 		w.RunUntil(min(w.Now()+slice, limit))
 		if err := w.Err(); err != nil {
 			p.sync()
-			return fileFirst(&Verdict{Line: cmp.n + 2, Reason: fmt.Sprintf("%s:%d: the re-run stopped: %v", path, cmp.n+2, err)})
+			return fileFirst(&Verdict{Line: cmp.n + 2, Reason: fmt.Sprintf("%s:%d: the re-run stopped: %v", path, cmp.n+2, err), Problem: Limit})
 		}
 	}
 	if !done {
@@ -335,11 +392,11 @@ func (f *firstReading) run() {
 			break
 		}
 		if err != nil {
-			verdict = &Verdict{Line: f.tf.Line(), Reason: err.Error()}
+			verdict = &Verdict{Line: f.tf.Line(), Reason: err.Error(), Problem: Malformed}
 			break
 		}
 		if u, ok, err := userAction(line, hdr.Info.IDs); err != nil {
-			verdict = &Verdict{Line: f.tf.Line(), Field: "text", Reason: fmt.Sprintf("%s:%d: %v", f.path, f.tf.Line(), err)}
+			verdict = &Verdict{Line: f.tf.Line(), Field: "text", Reason: fmt.Sprintf("%s:%d: %v", f.path, f.tf.Line(), err), Problem: Malformed}
 			break
 		} else if ok {
 			users = append(users, u)
@@ -370,12 +427,12 @@ func (f *firstReading) check(last []byte) *Verdict {
 	if n > 0 {
 		var e trace.Event
 		if err := json.Unmarshal(last, &e); err != nil {
-			return &Verdict{Line: n + 1, Reason: fmt.Sprintf("%s:%d: bad event line, expected one JSON event", path, n+1)}
+			return &Verdict{Line: n + 1, Reason: fmt.Sprintf("%s:%d: bad event line, expected one JSON event", path, n+1), Problem: Malformed}
 		}
 		f.lastT = e.T
 	}
 	if f.end == nil && f.lastT > hdr.Info.Until {
-		return &Verdict{Line: n + 1, Field: "t", Reason: fmt.Sprintf("%s:%d: found t=%s, after the scenario's until (%s), and there is no end record", path, n+1, fmtUS(f.lastT), fmtUS(hdr.Info.Until))}
+		return &Verdict{Line: n + 1, Field: "t", Reason: fmt.Sprintf("%s:%d: found t=%s, after the scenario's until (%s), and there is no end record", path, n+1, fmtUS(f.lastT), fmtUS(hdr.Info.Until)), Problem: Malformed}
 	}
 	if f.endErr != nil && len(hdr.Info.IDs) > maxLocateNodes {
 		// The file was edited, and the edit may be the header's node count: do not
@@ -384,7 +441,7 @@ func (f *firstReading) check(last []byte) *Verdict {
 			fmt.Sprintf("; the header's %d nodes are too many to re-run only to find the edit", len(hdr.Info.IDs))}
 	}
 	if err := runLimits(path, f.end, f.lastT); err != nil {
-		return &Verdict{Line: 1, Reason: err.Error()}
+		return &Verdict{Line: 1, Reason: err.Error(), Problem: Malformed}
 	}
 	return nil
 }
@@ -856,10 +913,13 @@ func (c *comparer) verdict(path string, n int, end *trace.End, truncated bool, e
 	v := &Verdict{Events: n}
 	switch {
 	case c.err != nil:
-		v.Line, v.Reason = c.n+2, c.err.Error()
+		v.Line, v.Reason, v.Problem = c.n+2, c.err.Error(), Malformed
 	case c.diff:
 		v.Line, v.Recorded, v.Rerun = c.n+2, string(c.rec), string(c.got)
 		v.Field = lineDiff(c.rec, c.got)
+		if !json.Valid(c.rec) {
+			v.Problem = Malformed // not an event line at all
+		}
 		v.Reason = fmt.Sprintf("%s:%d: field %s differs from the re-run", path, v.Line, v.Field)
 		if c.next != nil && sameBut(c.next, c.rec, "seq") {
 			v.Reason += " (the re-run's next line is this one: a line before it is missing)"
@@ -941,11 +1001,13 @@ func (v *Verdict) Print(out io.Writer) {
 		fmt.Fprintf(out, "verified: %d events, hash %s\n", v.Events, v.Hash)
 		return
 	}
-	fmt.Fprintf(out, "not verified: %s\n", v.Reason)
+	// The reason and the lines quote the file: through the sanitiser, so that a
+	// forged line cannot paint a "verified:" of its own.
+	fmt.Fprintf(out, "not verified: %s\n", termtext.Line(v.Reason))
 	if v.Recorded != "" {
-		fmt.Fprintf(out, "  recorded: %s\n", v.Recorded)
+		fmt.Fprintf(out, "  recorded: %s\n", termtext.Line(v.Recorded))
 	}
 	if v.Rerun != "" {
-		fmt.Fprintf(out, "  re-run:   %s\n", v.Rerun)
+		fmt.Fprintf(out, "  re-run:   %s\n", termtext.Line(v.Rerun))
 	}
 }

@@ -167,7 +167,7 @@ func TestVerifyRefuses(t *testing.T) {
 		{"event edited", edit(t, lines, at, `"from":"n1"`, `"from":"n3"`), 0,
 			fmt.Sprintf("edited.jsonl:%d: field from differs from the re-run", at+1), at + 1, "from"},
 		{"event time edited", edit(t, lines, at, `"t":`, `"t":1`), 0, "field t differs", at + 1, "t"},
-		{"line deleted", deleted, 0, "edited.jsonl:61: field seq differs from the re-run (the re-run's next line is this one: a line before it is missing)", 61, "seq"},
+		{"line deleted", deleted, 0, "edited.jsonl:61: found seq 61, expected 60 (a line is missing, repeated or moved)", 61, ""},
 		{"end events edited", edit(t, lines, endLine-1, `"events":`, `"events":1`), 0, "end record field events", endLine, ""},
 		{"end hash edited", edit(t, lines, endLine-1, `"hash":"`, `"hash":"0`), 0, "end record field hash", endLine, "hash"},
 		{"end reason edited", edit(t, lines, endLine-1, `"reason":"until"`, `"reason":"quit"`), 0, "", 0, ""},
@@ -219,7 +219,7 @@ func TestVerifyUserActionsAsFound(t *testing.T) {
 		t.Fatalf("the user action's line is at %d of %d lines", at, len(lines))
 	}
 	moved := slices.Insert(slices.Delete(slices.Clone(lines), at, at+1), at+2*publishEvery, lines[at])
-	want := fmt.Sprintf("moved.jsonl:%d: field ", at+1)
+	want := fmt.Sprintf("moved.jsonl:%d: found seq %d, expected %d", at+1, at+1, at)
 	check := func(v *Verdict) {
 		t.Helper()
 		if v.OK || v.Line != at+1 || !strings.Contains(v.Reason, want) {

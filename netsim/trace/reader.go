@@ -7,10 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
+	"github.com/clusterlab/clusterlab/internal/membudget"
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -70,6 +74,12 @@ type Reader struct {
 }
 
 var errLong = errors.New("line too long")
+
+// MaxT is the latest time a trace may hold, in µs: 24 hours, the longest run
+// (presets.MaxUntil is defined from it). A time past it is refused on reading, so
+// that no time read from a file comes near where µs overflow a duration (about
+// 106 days in nanoseconds) or an int64.
+const MaxT int64 = 24 * 3600 * 1_000_000
 
 // NewReader reads and checks the header of a trace; name is used in error messages.
 // resolve, if not nil, derives Seed and Info from the scenario; the reader then also
@@ -220,6 +230,8 @@ func (r *Reader) readEnd(line []byte) error {
 		return r.errf("end record field reason: found %q, expected until, quit or interrupted", end.Reason)
 	case end.T < r.last:
 		return r.errf("end record field t: found %d, expected at least the last event's %d", end.T, r.last)
+	case end.T > MaxT:
+		return r.errf("end record field t: found %d, expected at most %d (24h, the longest run)", end.T, MaxT)
 	}
 	r.End = &end
 	switch {
@@ -315,6 +327,9 @@ func (r *Reader) check(e *Event) error {
 	}
 	if e.T < r.last || e.T < 0 {
 		return fmt.Errorf("found t=%d, expected at least %d: times never decrease", e.T, max(r.last, 0))
+	}
+	if e.T > MaxT {
+		return fmt.Errorf("found t=%d, expected at most %d (24h, the longest run)", e.T, MaxT)
 	}
 	r.last = e.T
 	if r.until >= 0 && e.T > r.until && r.beyond == 0 {
@@ -479,6 +494,22 @@ func (r *Reader) Each(f func(e *Event) error) error {
 func (r *Reader) ReadAll() (*Trace, error) {
 	t := &Trace{Header: r.Header}
 	if err := r.Each(func(e *Event) error {
+		if len(t.Events) == cap(t.Events) {
+			// The events are kept whole: the memory budget is asked before the
+			// slice grows (by a quarter, as append would), and the heap is
+			// looked at as it does, for what the events point to.
+			grow := max(1024, cap(t.Events)/4)
+			what := func() string {
+				return fmt.Sprintf("reading %s (%s events so far)", r.name, Thousands(len(t.Events)))
+			}
+			if err := membudget.Need(what(), uint64(cap(t.Events)+grow)*uint64(unsafe.Sizeof(Event{})), ""); err != nil {
+				return err
+			}
+			if err := membudget.Check(func() string { return "while " + what() }, ""); err != nil {
+				return err
+			}
+			t.Events = slices.Grow(t.Events, grow)
+		}
 		t.Events = append(t.Events, *e)
 		return nil
 	}); err != nil {
@@ -500,4 +531,13 @@ func Read(r io.Reader, name string, resolve Resolver) (*Trace, error) {
 // ReadBytes reads a whole trace held in memory.
 func ReadBytes(b []byte, name string, resolve Resolver) (*Trace, error) {
 	return Read(bytes.NewReader(b), name, resolve)
+}
+
+// Thousands writes n with commas between groups of three digits: 3,996.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
