@@ -17,6 +17,7 @@ import (
 	"time"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/internal/termtext"
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
@@ -25,17 +26,6 @@ import (
 	"github.com/clusterlab/clusterlab/session"
 	"github.com/clusterlab/clusterlab/tui"
 )
-
-// exitError carries an exit code: 1 for failed expectations or verification, 2 for
-// bad input, 3 for an output that could not be written.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-
-func badInput(err error) error { return &exitError{2, err} }
 
 type scenarioFlags struct {
 	Preset string  `help:"${help_preset}" xor:"src"`
@@ -92,10 +82,11 @@ func (c *simCmd) Run() error {
 		}
 		defer out.Abort() // a run that fails leaves no file; does nothing once committed
 		if rec, err = session.Record(out, s, cfg); err != nil {
-			return err
+			return ioFailure(c.Record, err)
 		}
 		sink = rec
 	}
+	setDoing("while the run of %s went on", termtext.Line(cfg.Name))
 	// A long run shows its progress on a terminal, and prints nothing extra when
 	// stderr is piped.
 	var report func(session.Progress)
@@ -105,6 +96,7 @@ func (c *simCmd) Run() error {
 		report = line.Report
 	}
 	sum, now, err := session.RunContext(sig.ctx, cfg, c.Until, sink, report)
+	var werr error // the recording's
 	if rec != nil {
 		// A run stopped by a signal keeps its recording, with reason interrupted;
 		// a run that failed keeps none.
@@ -113,7 +105,6 @@ func (c *simCmd) Run() error {
 		if sig.interrupted() {
 			reason = trace.EndInterrupted
 		}
-		var werr error
 		if keep {
 			werr = rec.End(reason, node.Micros(now))
 		}
@@ -123,40 +114,43 @@ func (c *simCmd) Run() error {
 		if keep && werr == nil {
 			werr = out.Commit()
 		}
-		if err == nil || sig.interrupted() {
-			err = werr
-		}
 	}
-	if sig.interrupted() {
+	switch {
+	case werr != nil && (err == nil || sig.interrupted()):
+		return ioFailure(c.Record, werr)
+	case sig.interrupted():
 		kept := ""
-		if rec != nil && err == nil {
+		if rec != nil {
 			kept = fmt.Sprintf("%s keeps %d events and ends with reason %q", c.Record, rec.Count(), trace.EndInterrupted)
 		}
 		return sig.interruptedErr(kept)
-	}
-	if err != nil {
-		return badInput(err)
+	case err != nil:
+		return runFailure(err)
 	}
 	if rec != nil {
 		sum.Trace = netsim.TraceRef{Path: c.Record, Events: rec.Count(), Hash: rec.Hash()}
 	}
 	if c.JSON {
-		enc := json.NewEncoder(os.Stdout)
+		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(sum); err != nil {
-			return err
+			return ioFailure("stdout", err)
 		}
 	} else {
-		sum.PrintIn(os.Stdout, ui)
+		// The summary quotes the scenario (its name, its expectations): through the
+		// sanitiser, as everything from a file that reaches a terminal.
+		tw := termtext.NewWriter(stdout)
+		sum.PrintIn(tw, ui)
 		if rec != nil {
-			fmt.Printf("\n%s\n", ui.F("sim.recorded", rec.Count(), c.Record, rec.Hash()))
+			fmt.Fprintf(tw, "\n%s\n", ui.F("sim.recorded", rec.Count(), c.Record, rec.Hash()))
 		}
+		tw.Flush()
 	}
 	if n := sum.NotEvaluated(); n > 0 {
-		return &exitError{1, errors.New(ui.F("sim.err.notevaluated", n, len(sum.Expectations), time.Duration(sum.EndUS)*time.Microsecond))}
+		return checkFailed(errors.New(ui.F("sim.err.notevaluated", n, len(sum.Expectations), time.Duration(sum.EndUS)*time.Microsecond)))
 	}
 	if !sum.Passed {
-		return &exitError{1, errors.New(ui.T("sim.err.failed"))}
+		return checkFailed(errors.New(ui.T("sim.err.failed")))
 	}
 	return nil
 }
@@ -268,23 +262,30 @@ func (c *verifyCmd) Run() error {
 	if err := c.apply(&storm); err != nil {
 		return badInput(err)
 	}
+	setDoing("while verify re-ran %s", c.File)
 	v, err := session.Verify(sig.ctx, c.File, session.VerifyOptions{Partial: c.Partial, MaxPending: storm.MaxPending})
 	if sig.interrupted() {
 		return sig.err()
 	}
 	if err != nil {
-		return badInput(err)
+		return runFailure(err)
 	}
-	v.Print(os.Stdout)
-	if !v.OK {
-		return &exitError{1, errors.New("the recording does not match its re-run")}
+	v.Print(stdout)
+	switch {
+	case v.OK:
+		return nil
+	case v.Problem == session.Malformed:
+		return badInput(errors.New("the file is not a well-formed recording"))
+	case v.Problem == session.Limit:
+		return resourceFailure(errors.New("the re-run reached a limit before it could decide"))
 	}
-	return nil
+	return checkFailed(errors.New("the recording does not match its re-run"))
 }
 
 // cmdLine is the command line: global flags and one field per subcommand.
 type cmdLine struct {
-	Lang string `name:"lang" help:"${help_lang}" placeholder:"LANG"`
+	Lang      string `name:"lang" help:"${help_lang}" placeholder:"LANG"`
+	MaxMemory string `name:"max-memory" help:"${help_maxmemory}" placeholder:"SIZE"`
 
 	Run     runCmd     `cmd:"" default:"withargs" help:"${help_cmd_run}"`
 	Replay  replayCmd  `cmd:"" help:"${help_cmd_replay}"`
@@ -309,8 +310,9 @@ type cmdLine struct {
 var args []string
 
 // Main runs the command line argv (without the program's name) and returns the
-// process's exit code: 0 when all went well, 1 when a check or verification failed,
-// 2 for bad input.
+// process's exit code (see exit.go): 0 when all went well, 1 when a check or
+// verification failed, 2 for bad input, 3 when a resource ran out or an output
+// failed, 128 + the signal's number when a signal stopped it.
 func Main(argv []string) int {
 	args = argv
 	var cli cmdLine
@@ -322,26 +324,35 @@ func Main(argv []string) int {
 	}
 	ctx, err := parser.Parse(argv)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "clusterlab: %s\n", helpLang.ParseError(err.Error()))
-		return 2
+		return fail(badInput(errors.New(helpLang.ParseError(err.Error()))))
 	}
 	if ui, err = lang.Select(cli.Lang, os.Getenv); err != nil {
-		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
-		return 2
+		return fail(badInput(err))
 	}
-	if err := ctx.Run(); err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) && ee.code == 2 {
+	stop, err := watchMemory(cli.MaxMemory)
+	if err != nil {
+		return fail(badInput(err))
+	}
+	err = ctx.Run()
+	stop()
+	if werr := stdout.failed(); werr != nil && exitCode(err) <= exitFailed {
+		err = ioFailure("stdout", werr)
+	}
+	return fail(err)
+}
+
+// fail prints err, if any, as the one line a command ends with, and returns its
+// exit code. The line may quote a file: it goes through the sanitiser.
+func fail(err error) int {
+	code := exitCode(err)
+	if err != nil {
+		msg := err.Error()
+		if code == exitBadInput {
 			// Bad input is refused in English where it is found; say it in the
 			// reader's language.
-			fmt.Fprintf(os.Stderr, "clusterlab: %s\n", ui.Error(err.Error()))
-			return ee.code
+			msg = ui.Error(msg)
 		}
-		fmt.Fprintf(os.Stderr, "clusterlab: %v\n", err)
-		if ee != nil {
-			return ee.code
-		}
-		return 1
+		fmt.Fprintf(os.Stderr, "clusterlab: %s\n", termtext.Line(msg))
 	}
-	return 0
+	return code
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/clusterlab/clusterlab/internal/termtext"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/netsim/trace/export"
 	"github.com/clusterlab/clusterlab/session"
@@ -39,12 +40,18 @@ func (c *exportCmd) Run() error {
 	// An export cannot stop part-way: a signal removes its unfinished outputs and
 	// exits at once.
 	sig.onSignal(session.RemovePending)
+	setDoing("while export read %s", c.File)
 	r, closer, err := session.OpenTrace(c.File)
 	if err != nil {
 		return badInput(err)
 	}
 	closer.Close()
 	h := r.Header
+	// The state an export folds, and the snapshot it takes, per node: a header
+	// edited to a million nodes is refused here, before anything is folded.
+	if err := session.NeedFold(c.File, h, 2); err != nil {
+		return resourceFailure(err)
+	}
 	src := export.ReaderSource(&h, func() (*trace.Reader, io.Closer, error) { return session.OpenTrace(c.File) })
 	if c.FPS < 1 { // ParseOptions reads 0 as "the default"; typed on the command line it is a mistake
 		return badInput(fmt.Errorf("--fps: found %d, expected frames per second from 1 to 60", c.FPS))
@@ -74,11 +81,17 @@ func (c *exportCmd) Run() error {
 		return c.writeParts(src, o)
 	}
 	if c.Output == "" {
-		bw := bufio.NewWriterSize(os.Stdout, 64<<10)
+		// To a terminal, perhaps: the export quotes the recording (names,
+		// markers), so it goes through the sanitiser.
+		tw := termtext.NewWriter(stdout)
+		bw := bufio.NewWriterSize(tw, 64<<10)
 		if err := export.Write(bw, src, o); err != nil {
 			return exportError(err)
 		}
-		return bw.Flush()
+		if err := errors.Join(bw.Flush(), tw.Flush()); err != nil {
+			return ioFailure("stdout", err)
+		}
+		return nil
 	}
 	f, err := session.CreateOutput(c.Output, c.Force, c.File)
 	if err != nil {
@@ -90,9 +103,12 @@ func (c *exportCmd) Run() error {
 		return exportError(err)
 	}
 	if err := bw.Flush(); err != nil {
-		return err
+		return ioFailure(c.Output, err)
 	}
-	return f.Commit()
+	if err := f.Commit(); err != nil {
+		return ioFailure(c.Output, err)
+	}
+	return nil
 }
 
 // writeParts writes a diagram cut to Mermaid's size into numbered files, each
@@ -107,7 +123,7 @@ func (c *exportCmd) writeParts(src export.Source, o export.Options) error {
 	}
 	for _, f := range p.files {
 		if err := f.Commit(); err != nil {
-			return err
+			return ioFailure(f.Path(), err)
 		}
 	}
 	if n > 1 {
@@ -128,7 +144,7 @@ func (p *partFiles) Part(i int, text string) error {
 	name := export.PartName(p.path, i)
 	f, err := session.CreateOutput(name, p.force, p.input)
 	if err != nil {
-		return &exitError{2, fmt.Errorf("-o: %w", err)}
+		return badInput(fmt.Errorf("-o: %w", err))
 	}
 	p.files, p.names = append(p.files, f), append(p.names, name)
 	_, err = io.WriteString(f, text)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/internal/termtext"
 	"github.com/clusterlab/clusterlab/presets"
 )
 
@@ -27,18 +28,18 @@ func (c presetsCmd) Run() error {
 		if err != nil {
 			return err
 		}
-		desc := strings.Join(strings.Fields(ui.Preset(name, s.Description)), " ")
+		desc := termtext.Line(strings.Join(strings.Fields(ui.Preset(name, s.Description)), " "))
 		if r := []rune(desc); len(r) > 90 {
 			desc = string(r[:87]) + "..."
 		}
 		spec, _ := algos.Lookup(s.Algorithm)
-		byFamily[spec.Family] = append(byFamily[spec.Family], fmt.Sprintf("  %-26s %-14s %s", name, s.Algorithm, desc))
+		byFamily[spec.Family] = append(byFamily[spec.Family], fmt.Sprintf("  %-26s %-14s %s", termtext.Line(name), termtext.Line(s.Algorithm), desc))
 	}
 	for i, f := range []algos.Family{algos.Detector, algos.Election, algos.Mutex} {
 		if i > 0 {
-			fmt.Println()
+			fmt.Fprintln(stdout)
 		}
-		fmt.Printf("%s:\n%s\n", ui.Family(string(f)), strings.Join(byFamily[f], "\n"))
+		fmt.Fprintf(stdout, "%s:\n%s\n", ui.Family(string(f)), strings.Join(byFamily[f], "\n"))
 	}
 	return nil
 }
@@ -55,7 +56,7 @@ func (presetsCmd) notes() error {
 			return err
 		}
 		if file, titles, detail, ok := s.Section(); ok {
-			line := strings.TrimRight(fmt.Sprintf("  %-26s %s", name, ui.Phrase(detail)), " ")
+			line := strings.TrimRight(fmt.Sprintf("  %-26s %s", termtext.Line(name), termtext.Line(ui.Phrase(detail))), " ")
 			entries = append(entries, entry{file, `"` + strings.Join(titles, `", "`) + `"`, line})
 		}
 	}
@@ -64,9 +65,9 @@ func (presetsCmd) notes() error {
 	})
 	for i, e := range entries {
 		if i == 0 || e.file != entries[i-1].file || e.titles != entries[i-1].titles {
-			fmt.Println(ui.F("presets.section", e.file, e.titles))
+			fmt.Fprintln(stdout, ui.F("presets.section", e.file, termtext.Line(e.titles)))
 		}
-		fmt.Println(e.line)
+		fmt.Fprintln(stdout, e.line)
 	}
 	return nil
 }
@@ -84,14 +85,16 @@ func (algosCmd) Run() error {
 	pad := func(s string) string { return s + strings.Repeat(" ", width-utf8.RuneCountInString(s)) }
 	indent := strings.Repeat(" ", 15) + pad("")
 	for _, s := range algos.All() {
-		fmt.Printf("%-14s %s %s\n", s.Name, pad(ui.Family(string(s.Family))), ui.Algo(s.Name, s.Description))
-		msgs := strings.Join(s.Messages, ", ")
+		// A student's module registers algorithms too: their texts go through the
+		// sanitiser, as a file's do.
+		fmt.Fprintf(stdout, "%-14s %s %s\n", termtext.Line(s.Name), pad(ui.Family(string(s.Family))), termtext.Line(ui.Algo(s.Name, s.Description)))
+		msgs := termtext.Line(strings.Join(s.Messages, ", "))
 		if msgs == "" {
 			msgs = ui.T("algos.nomessages")
 		}
-		fmt.Printf("%s %s\n", indent, ui.F("algos.source", ui.Phrase(s.Source), msgs))
+		fmt.Fprintf(stdout, "%s %s\n", indent, ui.F("algos.source", termtext.Line(ui.Phrase(s.Source)), msgs))
 		for _, p := range s.Params {
-			doc := ui.Phrase(p.Doc)
+			doc := termtext.Line(ui.Phrase(p.Doc))
 			if lo, hi, ok := p.Bounds(); ok {
 				r := ui.F("algos.range", lo, hi)
 				if hi == "" {
@@ -102,7 +105,7 @@ func (algosCmd) Run() error {
 				}
 				doc += " (" + r + ")"
 			}
-			fmt.Printf("%s   %s = %q: %s\n", indent, p.Name, p.Default, doc)
+			fmt.Fprintf(stdout, "%s   %s = %q: %s\n", indent, termtext.Line(p.Name), p.Default, doc)
 		}
 	}
 	return nil

@@ -9,9 +9,10 @@ import (
 	"syscall"
 )
 
-// interrupts turns SIGINT and SIGTERM into a cancelled context, so that a command
-// can stop cleanly: write the end record of its recording, remove its unfinished
-// output, print one line and exit 128+signal (130 or 143).
+// interrupts turns SIGINT, SIGTERM and SIGHUP (the terminal closed, the SSH
+// session dropped) into a cancelled context, so that a command can stop cleanly:
+// write the end record of its recording, remove its unfinished output, print one
+// line and exit 128+signal (130, 143 or 129).
 type interrupts struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -24,7 +25,7 @@ type interrupts struct {
 	cleanup func() // if set, run on a signal before exiting at once
 }
 
-// catchSignals starts catching SIGINT and SIGTERM until stop.
+// catchSignals starts catching SIGINT, SIGTERM and SIGHUP until stop.
 func catchSignals() *interrupts {
 	in := &interrupts{ch: make(chan os.Signal, 1), done: make(chan struct{}), exited: make(chan struct{})}
 	in.ctx, in.cancel = context.WithCancel(context.Background())

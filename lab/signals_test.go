@@ -13,7 +13,7 @@ import (
 )
 
 // TestSignalsStopCleanly builds the binary, stops `sim --record` on a long run with
-// SIGINT and then SIGTERM, and checks the exit status (130, 143), the one line
+// SIGINT, SIGTERM and SIGHUP, and checks the exit status (130, 143, 129), the one line
 // printed, and the recording: whole, ending with reason interrupted, and verified.
 func TestSignalsStopCleanly(t *testing.T) {
 	if testing.Short() {
@@ -24,7 +24,7 @@ func TestSignalsStopCleanly(t *testing.T) {
 		sig  syscall.Signal
 		code int
 		name string
-	}{{syscall.SIGINT, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
+	}{{syscall.SIGINT, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}, {syscall.SIGHUP, 129, "SIGHUP"}} {
 		path := filepath.Join(dir, tc.name+".jsonl")
 		cmd := exec.Command(bin, "sim", "--preset", "dp-gst", "--until", "20h", "--record", path)
 		var stderr bytes.Buffer

@@ -5,21 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"syscall"
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/clusterlab/clusterlab/algos/mutex"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/session"
 	"github.com/clusterlab/clusterlab/sweep"
 )
 
-// The experiment commands: sweep (and sweep merge), sweeps, calc.
+// The experiment commands: sweep (and sweep merge), sweeps.
 
 type sweepRunCmd struct {
 	File   string  `arg:"" optional:"" help:"${help_sweep_file}"`
@@ -52,7 +50,7 @@ func (c *sweepRunCmd) options(stdout io.Writer) (sweep.Options, error) {
 }
 
 func (c *sweepRunCmd) Run() error {
-	return printing(c.run)
+	return c.run(stdout)
 }
 
 func (c *sweepRunCmd) run(stdout io.Writer) error {
@@ -160,10 +158,8 @@ func (c *sweepMergeCmd) Run() error {
 	if c.DPI != 0 && (c.DPI < sweep.MinDPI || c.DPI > sweep.MaxDPI) {
 		return badInput(fmt.Errorf("--dpi: found %d, expected %d to %d dots per inch", c.DPI, sweep.MinDPI, sweep.MaxDPI))
 	}
-	return printing(func(stdout io.Writer) error {
-		out, err := sweep.Merge(c.Dirs, c.Out, c.Force, c.DPI, ui, stdout)
-		return sweepOutcome(stdout, out, err)
-	})
+	out, err := sweep.Merge(c.Dirs, c.Out, c.Force, c.DPI, ui, stdout)
+	return sweepOutcome(stdout, out, err)
 }
 
 // sweepOutcomeErr turns a sweep's error into the exit code: 2 for bad input, 3 for
@@ -210,32 +206,6 @@ func sweepOutcome(stdout io.Writer, out *sweep.Outcome, err error) error {
 	return nil
 }
 
-// printing runs an experiment command with the standard output as a writer that
-// keeps its first error: a table lost to a full disk (sweep > /dev/full) is an
-// I/O failure, exit 3, rather than a success.
-func printing(cmd func(stdout io.Writer) error) error {
-	w := &keptErr{w: os.Stdout}
-	err := cmd(w)
-	if err == nil && w.err != nil {
-		return ioError("stdout", w.err)
-	}
-	return err
-}
-
-// keptErr is a writer that remembers its first error.
-type keptErr struct {
-	w   io.Writer
-	err error
-}
-
-func (k *keptErr) Write(b []byte) (int, error) {
-	n, err := k.w.Write(b)
-	if err != nil && k.err == nil {
-		k.err = err
-	}
-	return n, err
-}
-
 // runsText is "1 run", "2 runs" in the reader's language.
 func runsText(n int) string {
 	if n == 1 {
@@ -267,7 +237,7 @@ type sweepCmd struct {
 type sweepsCmd struct{}
 
 func (sweepsCmd) Run() error {
-	return printing(listSweeps)
+	return listSweeps(stdout)
 }
 
 func listSweeps(stdout io.Writer) error {
@@ -283,39 +253,4 @@ func listSweeps(stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%-18s %s\n", name, string(desc))
 	}
 	return nil
-}
-
-type calcPvCmd struct {
-	N int     `required:"" help:"${help_calc_n}"`
-	M int     `required:"" help:"${help_calc_m}"`
-	P float64 `required:"" help:"${help_calc_p}"`
-}
-
-func (c *calcPvCmd) Run() error {
-	return printing(c.run)
-}
-
-func (c *calcPvCmd) run(stdout io.Writer) error {
-	switch {
-	case c.N < 1:
-		return badInput(fmt.Errorf("--n: found %d, expected at least 1 coordinator", c.N))
-	case 2*c.M <= c.N || c.M > c.N:
-		return badInput(fmt.Errorf("--m: found %d, expected a majority of %d: %d to %d", c.M, c.N, c.N/2+1, c.N))
-	case !(c.P >= 0 && c.P <= 1):
-		return badInput(fmt.Errorf("--p: found %v, expected a probability from 0 to 1", c.P))
-	}
-	l := mutex.QuorumLog10Pv(c.N, c.M, c.P)
-	fmt.Fprintf(stdout, "P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}   %s\n", ui.T("calc.pv.source"))
-	fmt.Fprintln(stdout, ui.F("calc.pv.given", c.N, c.M, c.P, max(2*c.M-c.N, 0)))
-	if math.IsInf(l, -1) {
-		fmt.Fprintln(stdout, "P_v = 0")
-		return nil
-	}
-	e := math.Floor(l)
-	fmt.Fprintf(stdout, "P_v = %.6fe%+d   (log10 P_v = %.4f)\n", math.Pow(10, l-e), int(e), l)
-	return nil
-}
-
-type calcCmd struct {
-	Pv calcPvCmd `cmd:"" name:"pv" help:"${help_cmd_calc_pv}"`
 }

@@ -12,6 +12,9 @@ import (
 // index entry.
 const foldBytesPerNode = 320
 
+// NeedFold is needFold, for a command that folds a recording itself (export).
+func NeedFold(path string, hdr trace.Header, states int) error { return needFold(path, hdr, states) }
+
 // needFold refuses to fold path, whose header says hdr, into states copies of its
 // state when the memory budget cannot hold them: checked as soon as the header is
 // read, so that a header edited to say a million nodes costs nothing.

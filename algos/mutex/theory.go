@@ -2,7 +2,6 @@ package mutex
 
 import (
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -115,36 +114,4 @@ func quorumTheory(c algos.TheoryConfig) []algos.Theory {
 		{Metric: "violations_per_entry", Value: math.Pow(10, QuorumLog10Pv(n, m, p)), Formula: "Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}",
 			Label: "P_v, mutual-exclusion violations per entry, with P = 1−e^(−λ·cs_hold)", Source: srcQuorum},
 	}
-}
-
-// QuorumLog10Pv is log₁₀ of the notes' P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}:
-// the probability that enough of the m coordinators that granted a request forget it
-// for a second quorum to form. It sums in log space, so P_v far below the smallest
-// float64 still comes out right; terms with k > m are zero (C(m,k) = 0) and are
-// skipped. It is -Inf when P_v is 0.
-func QuorumLog10Pv(n, m int, p float64) float64 {
-	if p <= 0 {
-		return math.Inf(-1)
-	}
-	lp, lq := math.Log(p), math.Log1p(-p)
-	var terms []float64
-	for k := max(2*m-n, 0); k <= min(n, m); k++ {
-		lc, _ := math.Lgamma(float64(m + 1))
-		a, _ := math.Lgamma(float64(k + 1))
-		b, _ := math.Lgamma(float64(m - k + 1))
-		t := lc - a - b + float64(k)*lp
-		if m > k {
-			t += float64(m-k) * lq
-		}
-		terms = append(terms, t)
-	}
-	if len(terms) == 0 {
-		return math.Inf(-1)
-	}
-	top := slices.Max(terms)
-	sum := 0.0
-	for _, t := range terms {
-		sum += math.Exp(t - top)
-	}
-	return (top + math.Log(sum)) / math.Ln10
 }
