@@ -92,6 +92,11 @@ const SettleAuto time.Duration = -1
 // (bully's timeout, raft's randomized ones) take this long whatever the size.
 const autoSettleFloor = 3 * time.Second
 
+// ActionSource yields timed actions in time order, each made when it is asked for.
+type ActionSource interface {
+	Next() (Timed, bool)
+}
+
 // Config is a fully resolved scenario, ready to run.
 type Config struct {
 	Name        string
@@ -108,7 +113,11 @@ type Config struct {
 	Links       []Link
 	Monitors    Monitors
 	Script      []Timed
-	Expect      []Expectation
+	// Generated, if set, makes more script actions as the run reaches them (a
+	// scenario's [faults]), never up front: each world calls it once, for a source
+	// of its own. At one instant they come after Script's.
+	Generated func() ActionSource
+	Expect    []Expectation
 	// UserActions are actions a user applied live, replayed at their instants
 	// after the script and the expectations of the same instant, as they were live.
 	UserActions []Timed

@@ -65,6 +65,12 @@ type World struct {
 	shards  []shard     // the queued events, by process (see shard)
 	sched   []scheduled // script actions and expectations, by time
 	next    int
+	// The generated script actions (Config.Generated): the next one, as a
+	// scheduled entry (genNext) while there is one (genOK).
+	gen     ActionSource
+	genHead Timed
+	genNext scheduled
+	genOK   bool
 
 	rng *rand.Rand // the network's source
 
@@ -205,6 +211,10 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 	// at T (or, with Before, before the event so numbered); replayed, it must come
 	// at the same place.
 	sort.SliceStable(w.sched, func(i, j int) bool { return w.sched[i].precedes(&w.sched[j]) })
+	if cfg.Generated != nil {
+		w.gen = cfg.Generated()
+		w.nextGenerated()
+	}
 	w.mon = newMonitors(w)
 	w.updateLookahead()
 	for i, id := range cfg.IDs {
@@ -515,18 +525,38 @@ func (w *World) nextTime() (time.Duration, bool) {
 // schedDue reports whether the next scheduled entry is at or before limit and
 // comes before every queued event and check.
 func (w *World) schedDue(limit hkey) bool {
-	if w.next >= len(w.sched) {
+	s := w.head()
+	if s == nil {
 		return false
 	}
 	k, ok := w.nextKey()
-	return w.schedBefore(&limit, &k, ok)
+	return w.schedBefore(s, &limit, &k, ok)
 }
 
-// schedBefore is schedDue with the next event or check's key k (ok: there is
-// one), for a caller that knows an entry is scheduled.
-func (w *World) schedBefore(limit, k *hkey, ok bool) bool {
-	s := &w.sched[w.next]
+// schedBefore is schedDue for the scheduled entry s, with the next event or
+// check's key k (ok: there is one).
+func (w *World) schedBefore(s *scheduled, limit, k *hkey, ok bool) bool {
 	return !earlier(limit.at, limit.seq, s.at, s.before) && (!ok || !earlier(k.at, k.seq, s.at, s.before))
+}
+
+// head is the next scheduled entry, nil if none is left: the next of sched, or the
+// next generated action when it comes first (it comes after sched's at one place
+// and class, as if it had been appended to the script).
+func (w *World) head() *scheduled {
+	var s *scheduled
+	if w.next < len(w.sched) {
+		s = &w.sched[w.next]
+	}
+	if w.genOK && (s == nil || w.genNext.precedes(s)) {
+		return &w.genNext
+	}
+	return s
+}
+
+// nextGenerated draws the next generated action, if any.
+func (w *World) nextGenerated() {
+	w.genHead, w.genOK = w.gen.Next()
+	w.genNext = scheduled{at: w.genHead.At, action: &w.genHead.Action}
 }
 
 // RunUntil runs every scheduled action and expectation up to and including t and
@@ -544,7 +574,8 @@ func (w *World) RunTo(t time.Duration, before uint64) {
 	stop := hkey{at: t, seq: before}
 	for !w.closed && w.err == nil && !w.halted.Load() {
 		k, ok := w.nextKey()
-		if w.next < len(w.sched) && w.schedBefore(&stop, &k, ok) {
+		s := w.head()
+		if s != nil && w.schedBefore(s, &stop, &k, ok) {
 			w.runScheduled()
 			continue
 		}
@@ -556,8 +587,7 @@ func (w *World) RunTo(t time.Duration, before uint64) {
 		if w.cfg.Sequential {
 			end = te
 		}
-		if w.next < len(w.sched) {
-			s := &w.sched[w.next]
+		if s != nil {
 			if s.at < end {
 				end = s.at
 			}
@@ -636,8 +666,8 @@ func (w *World) Halt() { w.halted.Store(true) }
 // NextTime is when the next event, scheduled action or check is due.
 func (w *World) NextTime() (time.Duration, bool) {
 	t, ok := w.nextTime()
-	if w.next < len(w.sched) && (!ok || w.sched[w.next].at < t) {
-		return w.sched[w.next].at, true
+	if s := w.head(); s != nil && (!ok || s.at < t) {
+		return s.at, true
 	}
 	return t, ok
 }
@@ -661,8 +691,14 @@ func (w *World) Step() bool {
 }
 
 func (w *World) runScheduled() {
-	s := w.sched[w.next]
-	w.next++
+	s := *w.head()
+	if s.action == &w.genHead.Action {
+		a := w.genHead.Action // the next draw takes its place
+		s.action = &a
+		w.nextGenerated()
+	} else {
+		w.next++
+	}
 	if s.at > w.now {
 		w.now, w.inside = s.at, false
 	}

@@ -1,7 +1,6 @@
 package presets
 
 import (
-	"cmp"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -22,8 +21,9 @@ import (
 var Orders = []string{"increasing", "decreasing", "random", "bit-reversal"}
 
 // Faults is the [faults] table: a generator of crashes, recoveries and partitions
-// drawn from the scenario's seed. Resolve expands it into timed script actions, so
-// a run with generated faults records, replays and verifies like a scripted one.
+// drawn from the scenario's seed. Resolve makes it the run's generated script
+// actions (netsim.Config.Generated), drawn as the run reaches them, so a run with
+// generated faults records, replays and verifies like a scripted one.
 type Faults struct {
 	// CrashRate is the rate at which each listed process crashes while up, such as
 	// "0.2/s": the gaps between a recovery and the next crash are exponential.
@@ -71,14 +71,18 @@ func (s *Scenario) checkOrderAndFaults(fail func(path, format string, args ...an
 	if f.CrashRate == "" {
 		f.CrashRate = "0/s"
 	}
-	if _, err := ParseRate(f.CrashRate); err != nil {
+	if r, err := ParseRate(f.CrashRate); err != nil {
 		return fail("faults.crash_rate", "%v", err)
+	} else if r > MaxRate {
+		return fail("faults.crash_rate", "found %q, expected at most %d/s per process", f.CrashRate, MaxRate)
 	}
 	if f.PartitionRate == "" {
 		f.PartitionRate = "0/s"
 	}
-	if _, err := ParseRate(f.PartitionRate); err != nil {
+	if r, err := ParseRate(f.PartitionRate); err != nil {
 		return fail("faults.partition_rate", "%v", err)
+	} else if r > MaxRate {
+		return fail("faults.partition_rate", "found %q, expected at most %d/s", f.PartitionRate, MaxRate)
 	}
 	if f.DownFor == nil {
 		d := DefaultDownFor
@@ -125,27 +129,25 @@ func (s *Scenario) ordered(ids []node.ID) []node.ID {
 	return ids
 }
 
-// faultScript expands the generator into timed actions up to until: for each listed
-// process in id order, crash after an exponential gap, recover after down_for, and
-// again; then partitions into two random non-empty sides, each healed after
-// down_for. Every draw comes from one source seeded by the scenario's seed.
-func (s *Scenario) faultScript(ids []node.ID, until time.Duration) []netsim.Timed {
+// MaxRate bounds crash_rate and partition_rate, per second: a process that
+// crashes a thousand times a second is already only ever down.
+const MaxRate = 1000
+
+// faults makes the generator's actions as the run reaches them (netsim.Config's
+// Generated), never up front: a thousand processes crashing at 0.2/s for 24 hours
+// are 35 million actions, which a list would hold in gigabytes. Each listed process
+// draws its own crashes from a source of its own, seeded from the scenario's seed
+// and its id, and so do the partitions: for each, crash after an exponential gap,
+// recover after down_for, and again; partitions into two random non-empty sides,
+// each healed after down_for. The streams are merged by time, a process's before
+// the partitions and in id order at one time.
+func (s *Scenario) faults(ids []node.ID, until time.Duration) func() netsim.ActionSource {
 	f := s.Faults
 	if f == nil {
 		return nil
 	}
-	r := rand.New(rand.NewPCG(s.Seed, 0x6661756c7473)) // "faults"
-	down, _ := f.DownFor.resolve()
 	crash, _ := ParseRate(f.CrashRate)
 	part, _ := ParseRate(f.PartitionRate)
-	gap := func(rate float64) time.Duration {
-		return time.Duration(r.ExpFloat64() / rate * float64(time.Second)).Round(time.Microsecond)
-	}
-	var out []netsim.Timed
-	add := func(at time.Duration, verb string, a netsim.Action) {
-		a.Verb = verb
-		out = append(out, netsim.Timed{At: at, Action: a})
-	}
 	victims := ids
 	if len(f.Nodes) > 0 {
 		victims = nil
@@ -155,43 +157,140 @@ func (s *Scenario) faultScript(ids []node.ID, until time.Duration) []netsim.Time
 		}
 	}
 	victims = slices.Compact(slices.Sorted(slices.Values(victims)))
-	for _, id := range victims {
-		for t := time.Duration(0); crash > 0; {
-			t += gap(crash)
-			if t >= until {
-				break
-			}
-			add(t, "crash", netsim.Action{Node: id})
-			t += down.Sample(r).Round(time.Microsecond)
-			if t >= until {
-				break
-			}
-			add(t, "recover", netsim.Action{Node: id})
-		}
+	if crash == 0 {
+		victims = nil
 	}
-	for t := time.Duration(0); part > 0 && len(ids) > 1; {
-		t += gap(part)
-		if t >= until {
-			break
+	if part == 0 || len(ids) < 2 {
+		part = 0
+	}
+	if len(victims) == 0 && part == 0 {
+		return nil
+	}
+	down, _ := f.DownFor.resolve()
+	seed := s.Seed
+	return func() netsim.ActionSource {
+		g := &faultGen{until: until, down: down, crash: crash, part: part, ids: ids}
+		for i, id := range victims {
+			g.streams = append(g.streams, faultStream{node: id, r: rand.New(rand.NewPCG(seed, faultSalt^uint64(id)*0x9e3779b97f4a7c15))})
+			g.push(i)
 		}
-		var a, b []node.ID
-		for len(a) == 0 || len(b) == 0 {
-			a, b = a[:0], b[:0]
-			for _, id := range ids {
-				if r.IntN(2) == 0 {
-					a = append(a, id)
+		if part > 0 {
+			g.streams = append(g.streams, faultStream{partition: true, r: rand.New(rand.NewPCG(seed, partitionSalt))})
+			g.push(len(g.streams) - 1)
+		}
+		return g
+	}
+}
+
+const (
+	faultSalt     = 0x6661756c7473     // "faults"
+	partitionSalt = 0x7061727469746e73 // "partitns"
+)
+
+// faultGen merges the streams of generated faults by time.
+type faultGen struct {
+	until       time.Duration
+	down        netsim.Latency
+	crash, part float64 // rates per second
+	ids         []node.ID
+	streams     []faultStream
+	heads       []int // streams with a next action, a heap by (time, stream)
+}
+
+// faultStream is one process's crashes and recoveries, or the partitions.
+type faultStream struct {
+	node      node.ID
+	partition bool
+	r         *rand.Rand
+	t         time.Duration
+	down      bool // crashed (a partition standing): the next action undoes it
+	next      netsim.Timed
+}
+
+// Next is the next generated action, in time order.
+func (g *faultGen) Next() (netsim.Timed, bool) {
+	if len(g.heads) == 0 {
+		return netsim.Timed{}, false
+	}
+	i := g.heads[0]
+	out := g.streams[i].next
+	g.heads[0] = g.heads[len(g.heads)-1]
+	g.heads = g.heads[:len(g.heads)-1]
+	g.siftDown(0)
+	g.push(i)
+	return out, true
+}
+
+// push draws stream i's next action and puts it among the heads, unless the
+// stream has reached until.
+func (g *faultGen) push(i int) {
+	st := &g.streams[i]
+	gap := func(rate float64) time.Duration {
+		return time.Duration(st.r.ExpFloat64() / rate * float64(time.Second)).Round(time.Microsecond)
+	}
+	var a netsim.Action
+	switch {
+	case st.down:
+		st.t += g.down.Sample(st.r).Round(time.Microsecond)
+		a.Verb = "recover"
+		if st.partition {
+			a.Verb = "heal"
+		}
+	case st.partition:
+		st.t += gap(g.part)
+		var sa, sb []node.ID
+		for len(sa) == 0 || len(sb) == 0 {
+			sa, sb = sa[:0], sb[:0]
+			for _, id := range g.ids {
+				if st.r.IntN(2) == 0 {
+					sa = append(sa, id)
 				} else {
-					b = append(b, id)
+					sb = append(sb, id)
 				}
 			}
 		}
-		add(t, "partition", netsim.Action{Groups: [][]node.ID{slices.Clone(a), slices.Clone(b)}})
-		t += down.Sample(r).Round(time.Microsecond)
-		if t >= until {
+		a = netsim.Action{Verb: "partition", Groups: [][]node.ID{sa, sb}}
+	default:
+		st.t += gap(g.crash)
+		a.Verb = "crash"
+	}
+	if st.t >= g.until {
+		return
+	}
+	if !st.partition {
+		a.Node = st.node
+	}
+	st.down = !st.down
+	st.next = netsim.Timed{At: st.t, Action: a}
+	g.heads = append(g.heads, i)
+	for k := len(g.heads) - 1; k > 0; {
+		up := (k - 1) / 2
+		if !g.before(g.heads[k], g.heads[up]) {
 			break
 		}
-		add(t, "heal", netsim.Action{})
+		g.heads[k], g.heads[up] = g.heads[up], g.heads[k]
+		k = up
 	}
-	slices.SortStableFunc(out, func(x, y netsim.Timed) int { return cmp.Compare(x.At, y.At) })
-	return out
+}
+
+func (g *faultGen) before(i, j int) bool {
+	a, b := g.streams[i].next.At, g.streams[j].next.At
+	return a < b || a == b && i < j
+}
+
+func (g *faultGen) siftDown(k int) {
+	for {
+		l := 2*k + 1
+		if l >= len(g.heads) {
+			return
+		}
+		if r := l + 1; r < len(g.heads) && g.before(g.heads[r], g.heads[l]) {
+			l = r
+		}
+		if !g.before(g.heads[l], g.heads[k]) {
+			return
+		}
+		g.heads[k], g.heads[l] = g.heads[l], g.heads[k]
+		k = l
+	}
 }

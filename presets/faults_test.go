@@ -2,6 +2,7 @@ package presets
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -37,10 +38,14 @@ func TestFaultsExpandFromTheSeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(cfg.Script) != 0 || cfg.Generated == nil {
+			t.Fatalf("the faults were expanded up front: %d script actions", len(cfg.Script))
+		}
 		var b strings.Builder
 		down := map[node.ID]bool{}
 		last := time.Duration(0)
-		for _, st := range cfg.Script {
+		src := cfg.Generated()
+		for st, ok := src.Next(); ok; st, ok = src.Next() {
 			if st.At < last || st.At >= cfg.Until {
 				t.Fatalf("action %v at %v out of order or past the end", st.Action, st.At)
 			}
@@ -99,6 +104,8 @@ func TestBadFaults(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"order = \"sideways\"", `b.toml:3:9: found order = "sideways", expected increasing, decreasing, random, bit-reversal`},
 		{"[faults]\ncrash_rate = \"often\"", `b.toml:4:14: found "often", expected a rate such as "0.2/s"`},
+		{"[faults]\ncrash_rate = \"1e9/s\"", `b.toml:4:14: found "1e9/s", expected at most 1000/s per process`},
+		{"[faults]\npartition_rate = \"2/ms\"", `b.toml:4:18: found "2/ms", expected at most 1000/s`},
 		{"[faults]\nnodes = [\"n9\"]", `b.toml:4:10: found "n9", expected one of the scenario's nodes`},
 		{"[faults]\ndown_for = {dist = \"uniform\", min = \"1s\", max = \"1ms\"}", `b.toml:4:37: found min = "1s" above max = "1ms", expected min <= max`},
 	} {
@@ -106,5 +113,51 @@ func TestBadFaults(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s:\n got %v\nwant %s", tc.text, err, tc.want)
 		}
+	}
+}
+
+// TestFaultsLazy: the issue's case, a 1000-node ring with crash_rate = "0.2/s" for
+// 24 hours (35 million actions), resolves at once and draws its actions as asked,
+// in time order, in memory that does not grow with the actions drawn; expanded up
+// front, it died of out-of-memory at 7.8 GB.
+func TestFaultsLazy(t *testing.T) {
+	s, err := Parse("ring.toml", []byte("algorithm = \"ring\"\nnodes = 1000\ntopology = \"ring\"\nuntil = \"24h\"\n[faults]\ncrash_rate = \"0.2/s\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	cfg, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := cfg.Generated()
+	afterResolve := heap()
+	last, crashes := time.Duration(0), 0
+	for range 1_000_000 {
+		a, ok := src.Next()
+		if !ok || a.At < last {
+			t.Fatalf("action %v at %v after %v, or none", a.Action, a.At, last)
+		}
+		last = a.At
+		if a.Action.Verb == "crash" {
+			crashes++
+		}
+	}
+	grew := int64(heap()) - int64(afterResolve)
+	runtime.KeepAlive(src)
+	t.Logf("resolve: %d kB; a million actions drawn (to t=%v): %d kB more", (afterResolve-before)>>10, last, grew>>10)
+	if afterResolve-before > 16<<20 || grew > 1<<20 {
+		t.Errorf("resolve took %d kB, drawing a million actions %d kB more", (afterResolve-before)>>10, grew>>10)
+	}
+	// 1000 processes at 0.2/s, down for 0.55 s on average: about 200 crashes a
+	// second, so a million actions (half of them crashes) reach about 40 minutes.
+	if last < 30*time.Minute || last > 60*time.Minute || crashes < 450_000 || crashes > 550_000 {
+		t.Errorf("a million actions reach t=%v with %d crashes", last, crashes)
 	}
 }

@@ -789,7 +789,7 @@ func (s *Scenario) Resolve() (netsim.Config, error) {
 		}
 		cfg.Script = append(cfg.Script, netsim.Timed{At: at, Action: a})
 	}
-	cfg.Script = append(cfg.Script, s.faultScript(ids, until)...)
+	cfg.Generated = s.faults(ids, until)
 	for _, e := range s.Expect {
 		x, err := netsim.ParseExpect(e.That, ids)
 		if err != nil {

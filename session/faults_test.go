@@ -3,6 +3,8 @@ package session
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -24,11 +26,17 @@ partition_rate = "0.2/s"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Script) == 0 {
+	if cfg.Generated == nil {
+		t.Fatal("no generator")
+	}
+	if a, ok := cfg.Generated().Next(); !ok || a.At >= cfg.Until {
 		t.Fatal("the generator made no fault in 8s at 0.5/s")
 	}
 	path := filepath.Join(dir, "f.jsonl")
-	recordRun(t, Source{File: file}, 0, path)
+	lines := recordRun(t, Source{File: file}, 0, path)
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, `"ev":"crash"`) }) {
+		t.Fatal("the recording has no crash")
+	}
 	if v := verify(t, path, false); !v.OK {
 		t.Fatalf("%s", v.Reason)
 	}

@@ -642,6 +642,11 @@ func startBurst(cfg netsim.Config) int {
 			}
 		}
 	}
+	if cfg.Generated != nil {
+		if a, ok := cfg.Generated().Next(); ok && a.At == 0 {
+			return 0
+		}
+	}
 	index := make(map[node.ID]int, n)
 	for i, id := range cfg.IDs {
 		index[id] = i
