@@ -77,11 +77,11 @@ func (c *simCmd) Run() error {
 	var rec *trace.Recorder
 	var out *session.Output
 	if c.Record != "" {
-		if out, err = session.CreateOutput(c.Record, c.Force, c.File); err != nil {
+		if out, err = session.CreateRecording(c.Record, c.Force, c.File); err != nil {
 			return badInput(fmt.Errorf("--record: %w", err))
 		}
 		defer out.Abort() // a run that fails leaves no file; does nothing once committed
-		if rec, err = session.Record(out, s, cfg); err != nil {
+		if rec, err = session.RecordUntil(out, s, cfg, c.Until); err != nil {
 			return ioFailure(c.Record, err)
 		}
 		sink = rec
@@ -196,7 +196,7 @@ func (c *runCmd) Run() error {
 		return badInput(err)
 	}
 	if c.Record != "" {
-		if err := session.CheckOutput(c.Record, c.Force, src.File); err != nil {
+		if err := session.CheckRecording(c.Record, c.Force, src.File); err != nil {
 			return badInput(fmt.Errorf("--record: %w", err))
 		}
 	}

@@ -111,7 +111,7 @@ func (c *sweepRunCmd) recordOne(o sweep.Options) error {
 	}
 	sig := catchSignals()
 	defer sig.stop()
-	out, err := session.CreateOutput(c.Record, c.Force, c.File)
+	out, err := session.CreateRecording(c.Record, c.Force, c.File)
 	if err != nil {
 		return badInput(fmt.Errorf("--record: %w", err))
 	}

@@ -49,7 +49,7 @@ func (l *Live) startBackfill() (string, error) {
 	var out *Output
 	var err error
 	for i := 1; i < 1000; i++ {
-		if out, err = CreateOutput(fmt.Sprintf("clusterlab-%s-%d-%d.jsonl", l.scn.Name, l.cfg.Seed, i), false); err == nil {
+		if out, err = CreateRecording(fmt.Sprintf("clusterlab-%s-%d-%d.jsonl", l.scn.Name, l.cfg.Seed, i), false); err == nil {
 			break
 		}
 	}

@@ -2,7 +2,6 @@ package session
 
 import (
 	"errors"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,14 +77,16 @@ type LiveOptions struct {
 func NewLive(s *presets.Scenario, cfg netsim.Config, opts LiveOptions) (*Live, error) {
 	l := &Live{scn: s, cfg: cfg, step: time.Millisecond, cmds: make(chan func(), 64), wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{}), speed: opts.Speed, paused: opts.Paused}
 	if opts.Record != "" {
-		f, err := Create(opts.Record, opts.Force)
+		// Written to NAME.partial until the recording ends (CreateRecording).
+		out, err := CreateRecording(opts.Record, opts.Force)
 		if err != nil {
 			return nil, err
 		}
-		if err := l.startWorld(f, opts.Record); err != nil {
+		if err := l.startWorld(out); err != nil {
+			out.Abort()
 			return nil, err
 		}
-	} else if err := l.startWorld(nil, ""); err != nil {
+	} else if err := l.startWorld(nil); err != nil {
 		return nil, err
 	}
 	l.publish()
@@ -93,20 +94,21 @@ func NewLive(s *presets.Scenario, cfg netsim.Config, opts LiveOptions) (*Live, e
 	return l, nil
 }
 
-// startWorld builds the world from the scenario, recording into f if given.
-func (l *Live) startWorld(f *os.File, name string) error {
+// startWorld builds the world from the scenario, recording into out if given.
+func (l *Live) startWorld(out *Output) error {
 	hdr := Header(l.scn, l.cfg)
 	state := trace.NewState(hdr)
 	l.fold = &foldSink{st: state}
 	var sink trace.Sink = l.fold
 	var rec *trace.Recorder
-	if f != nil {
+	name := ""
+	if out != nil {
 		var err error
-		if rec, err = trace.NewRecorder(compressFile(name, f), hdr); err != nil {
-			f.Close()
+		if rec, err = Record(out, l.scn, l.cfg); err != nil {
 			return err
 		}
 		sink = trace.Multi(l.fold, rec)
+		name = out.Path()
 	}
 	w, err := netsim.New(l.cfg, sink)
 	if err != nil {
@@ -116,7 +118,7 @@ func (l *Live) startWorld(f *os.File, name string) error {
 		return err
 	}
 	w.SetInterrupt(l.waiting)
-	l.w, l.state, l.rec, l.file = w, state, rec, name
+	l.w, l.state, l.rec, l.out, l.file = w, state, rec, out, name
 	l.setRecording(name, 1)
 	return nil
 }

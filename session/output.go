@@ -58,6 +58,58 @@ func CreateOutput(path string, force bool, inputs ...string) (*Output, error) {
 	return o, nil
 }
 
+// PartialSuffix ends the name of a recording while it is written (CreateRecording):
+// NAME.partial, beside NAME.
+const PartialSuffix = ".partial"
+
+// CreateRecording is CreateOutput for a recording: the bytes go to PATH.partial,
+// visible beside it (and readable by all, as the recording will be), instead of a
+// hidden temporary file. A recording whose process is killed (SIGKILL, a power cut,
+// a closed laptop) so keeps what it had, under a name that says what it is, and
+// `verify --partial` reads it. Such a file left by an earlier run is never
+// overwritten without force: the next recording to the same name is refused and
+// says so.
+func CreateRecording(path string, force bool, inputs ...string) (*Output, error) {
+	mode, err := checkOutput(path, force, inputs)
+	if err != nil {
+		return nil, err
+	}
+	tmp := path + PartialSuffix
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(tmp, flags, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil, partialLeft(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	o := &Output{path: path, tmp: tmp, force: force, mode: mode, f: f}
+	pending.Lock()
+	pending.m[o] = true
+	pending.Unlock()
+	return o, nil
+}
+
+// CheckRecording refuses what CreateRecording refuses, creating nothing.
+func CheckRecording(path string, force bool, inputs ...string) error {
+	if _, err := checkOutput(path, force, inputs); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(path + PartialSuffix); err == nil && !force {
+		return partialLeft(path)
+	}
+	return nil
+}
+
+// partialLeft is the refusal of a recording whose PATH.partial is there already.
+func partialLeft(path string) error {
+	p := path + PartialSuffix
+	return fmt.Errorf("%s holds what a run recording to %s wrote before it was stopped without ending (killed, or still running); `clusterlab verify --partial %s` reads it: remove it, or give --force to replace it", p, path, p)
+}
+
 // CheckOutput refuses what CreateOutput refuses, creating nothing: for a writer that
 // does not yet go through an Output.
 func CheckOutput(path string, force bool, inputs ...string) error {

@@ -7,17 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
 	"github.com/clusterlab/clusterlab/presets"
 )
 
@@ -374,26 +375,22 @@ func compressByName(path string, w io.Writer) io.Writer {
 	return newBackground(z)
 }
 
-// compressFile is compressByName over a file that closing the compressor closes too.
-func compressFile(path string, f *os.File) io.Writer {
-	if z, ok := compressByName(path, f).(compressor); ok {
-		return &fileCompressor{z, f}
-	}
-	return f
-}
-
-type fileCompressor struct {
-	compressor
-	f *os.File
-}
-
-func (c *fileCompressor) Close() error { return errors.Join(c.compressor.Close(), c.f.Close()) }
-
 // Record starts a recording of a run of s into out, compressed by the extension of
 // its name (.gz or .zst). Closing the recorder ends the compressed stream; out is
 // then the caller's to commit.
 func Record(out *Output, s *presets.Scenario, cfg netsim.Config) (*trace.Recorder, error) {
-	return trace.NewRecorder(compressByName(out.Path(), out), Header(s, cfg))
+	return RecordUntil(out, s, cfg, 0)
+}
+
+// RecordUntil is Record for a run to until rather than the scenario's end (0: the
+// scenario's): the header says so (trace.Header.Until), so that the recording cut
+// short without its end record is still read up to there.
+func RecordUntil(out *Output, s *presets.Scenario, cfg netsim.Config, until time.Duration) (*trace.Recorder, error) {
+	h := Header(s, cfg)
+	if until > 0 && until != cfg.Until {
+		h.Until = node.Micros(until)
+	}
+	return trace.NewRecorder(compressByName(out.Path(), out), h)
 }
 
 // compressed reports whether the file is gzip or zstd.

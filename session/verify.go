@@ -123,7 +123,7 @@ func Verify(ctx context.Context, path string, opts VerifyOptions) (*Verdict, err
 	}
 	// A compressed file's second reading takes what the first decompressed, so it
 	// waits for the first to end.
-	first := readFirst(tf, path, hashLater && !tf.compressed())
+	first := readFirst(ctx, tf, path, hashLater && !tf.compressed())
 	defer first.close()
 	v, err := rerun(ctx, path, cfg, first, hashLater, opts)
 	if errors.Is(err, errLateAction) {
@@ -185,6 +185,9 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 	// The world is built once the first reading has gone past t=0, where the user
 	// actions tell burstLimit whether the start is a storm.
 	users, _, done, _ := first.next(0)
+	if err := ctx.Err(); err != nil {
+		return nil, err // a signal: the reading may still be under way
+	}
 	var runTo time.Duration
 	if done {
 		if first.verdict != nil {
@@ -197,6 +200,9 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 	fileFirst := func(v *Verdict) (*Verdict, error) {
 		if first.settle() {
 			return nil, errLateAction
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		if first.verdict != nil {
 			return first.verdict, nil
@@ -258,6 +264,9 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 			var reached time.Duration
 			var late bool
 			users, reached, done, late = first.next(w.Now())
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			if late || w.Replay(users) != nil {
 				return nil, errLateAction
 			}
@@ -277,6 +286,9 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 			}
 			if limit == presets.MaxUntil {
 				first.wait() // the file goes past what any run may: runLimits will say so
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 			}
 			continue
 		}
@@ -335,6 +347,10 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 type firstReading struct {
 	tf   *traceFile
 	path string
+	// Its waits (next, settle, wait) end early when ctx is cancelled (a signal),
+	// with the reading perhaps still under way: the caller must then look at
+	// nothing the reading sets.
+	ctx context.Context
 
 	stop   atomic.Bool
 	signal chan struct{} // the reading got further (a token, capacity 1)
@@ -360,8 +376,8 @@ type firstReading struct {
 }
 
 // readFirst starts the first reading of tf.
-func readFirst(tf *traceFile, path string, live bool) *firstReading {
-	f := &firstReading{tf: tf, path: path, live: live, signal: make(chan struct{}, 1), exited: make(chan struct{})}
+func readFirst(ctx context.Context, tf *traceFile, path string, live bool) *firstReading {
+	f := &firstReading{ctx: ctx, tf: tf, path: path, live: live, signal: make(chan struct{}, 1), exited: make(chan struct{})}
 	go f.run()
 	return f
 }
@@ -393,6 +409,12 @@ func (f *firstReading) run() {
 		}
 		if err != nil {
 			verdict = &Verdict{Line: f.tf.Line(), Reason: err.Error(), Problem: Malformed}
+			break
+		}
+		if seq, ok := lineSeq(line); ok && seq != int64(i) {
+			// As every reader refuses it, but at once: a file of a billion
+			// copies of one line is not read through before it is refused.
+			verdict = &Verdict{Line: f.tf.Line(), Problem: Malformed, Reason: fmt.Sprintf("%s:%d: found seq %d, expected %d (a line is missing, repeated or moved)", f.path, f.tf.Line(), seq, i)}
 			break
 		}
 		if u, ok, err := userAction(line, hdr.Info.IDs); err != nil {
@@ -431,8 +453,8 @@ func (f *firstReading) check(last []byte) *Verdict {
 		}
 		f.lastT = e.T
 	}
-	if f.end == nil && f.lastT > hdr.Info.Until {
-		return &Verdict{Line: n + 1, Field: "t", Reason: fmt.Sprintf("%s:%d: found t=%s, after the scenario's until (%s), and there is no end record", path, n+1, fmtUS(f.lastT), fmtUS(hdr.Info.Until)), Problem: Malformed}
+	if f.end == nil && f.lastT > hdr.RunUntil() {
+		return &Verdict{Line: n + 1, Field: "t", Reason: fmt.Sprintf("%s:%d: found t=%s, after the run's until (%s), and there is no end record", path, n+1, fmtUS(f.lastT), fmtUS(hdr.RunUntil())), Problem: Malformed}
 	}
 	if f.endErr != nil && len(hdr.Info.IDs) > maxLocateNodes {
 		// The file was edited, and the edit may be the header's node count: do not
@@ -477,7 +499,11 @@ func (f *firstReading) next(now time.Duration) (users []netsim.Timed, reached ti
 			return users, reached, done, late
 		}
 		f.mu.Unlock()
-		<-f.signal
+		select {
+		case <-f.signal:
+		case <-f.ctx.Done():
+			return nil, 0, false, false
+		}
 	}
 }
 
@@ -492,14 +518,24 @@ func (f *firstReading) again() {
 // settle waits until the reading is done, and reports whether a user action came
 // too late for a re-run that went on beside it (see next).
 func (f *firstReading) settle() bool {
-	<-f.exited
+	if !f.wait() {
+		return false
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.live && f.late
 }
 
-// wait waits until the reading is done.
-func (f *firstReading) wait() { <-f.exited }
+// wait waits until the reading is done, and reports whether it is (false: ctx was
+// cancelled first).
+func (f *firstReading) wait() bool {
+	select {
+	case <-f.exited:
+		return true
+	case <-f.ctx.Done():
+		return false
+	}
+}
 
 // runTo is the time the re-run goes to: the end record's, or the last event's in a
 // recording without one.
@@ -514,6 +550,21 @@ func (f *firstReading) runTo() time.Duration {
 func (f *firstReading) close() {
 	f.stop.Store(true)
 	<-f.exited
+}
+
+// lineSeq is the number of an event line as the recorder writes it, read without
+// decoding the line; false for a line in another form.
+func lineSeq(line []byte) (int64, bool) {
+	const key = `{"seq":`
+	end := skipNumber(line, 0, key)
+	if end < 0 || end == len(key) || end-len(key) > 18 || line[len(key)] == '-' {
+		return 0, false
+	}
+	var seq int64
+	for _, c := range line[len(key):end] {
+		seq = seq*10 + int64(c-'0')
+	}
+	return seq, true
 }
 
 // lineTime is the time of an event line as the recorder writes it, read without

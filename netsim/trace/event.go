@@ -135,6 +135,10 @@ type Header struct {
 	// program whose algorithm of that name is other code. It is absent for a
 	// built-in, whose recordings keep their bytes.
 	Code *Code `json:"code,omitempty"`
+	// Until is the run's end in µs when the command that recorded it gave another
+	// than the scenario's (sim --until), 0 otherwise: a recording cut short
+	// without its end record may then hold times up to it (see RunUntil).
+	Until int64 `json:"until_us,omitempty"`
 
 	Seed uint64 `json:"-"`
 	Info Info   `json:"-"`
@@ -148,6 +152,15 @@ type Code struct {
 	Module  string `json:"module"`
 	Version string `json:"version"`
 	Source  string `json:"source"`
+}
+
+// RunUntil is the time the recorded run was to end at, µs: Until when set, else the
+// scenario's.
+func (h *Header) RunUntil() int64 {
+	if h.Until > 0 {
+		return h.Until
+	}
+	return h.Info.Until
 }
 
 // EndEv is the kind of the end record, the last line of a whole recording.

@@ -105,6 +105,9 @@ func NewReader(r io.Reader, name string, resolve Resolver) (*Reader, error) {
 	if len(rd.Header.Scenario) == 0 || rd.Header.Scenario[0] != '{' {
 		return nil, rd.errf("found a header without \"scenario\", expected the recorded scenario")
 	}
+	if u := rd.Header.Until; u < 0 || u > MaxT {
+		return nil, rd.errf("header field until_us: found %d, expected 1 to %d (24h, the longest run)", u, MaxT)
+	}
 	rd.hash.Header(line)
 	if resolve != nil {
 		if err := resolve(&rd.Header); err != nil {
@@ -119,7 +122,7 @@ func NewReader(r io.Reader, name string, resolve Resolver) (*Reader, error) {
 		if dense && len(rd.ids) == len(rd.Header.Info.IDs) {
 			rd.dense = len(rd.ids)
 		}
-		rd.until = rd.Header.Info.Until
+		rd.until = rd.Header.RunUntil()
 	}
 	return rd, nil
 }
@@ -197,6 +200,11 @@ func (r *Reader) nextLine() ([]byte, error) {
 	if r.End != nil {
 		return nil, r.errf("found a line after the end record, expected the end of the file")
 	}
+	if len(line) == 0 && nl {
+		// Refused here, where lines are only counted, so that a file of empty
+		// lines (gigabytes of them compress to nothing) is not read through.
+		return nil, r.errf("found an empty line, expected one JSON event")
+	}
 	if !nl && !json.Valid(line) {
 		// The tail of a killed recorder: left out, and said so.
 		r.Truncated = true
@@ -259,6 +267,9 @@ func (r *Reader) finish() error {
 	r.done = true
 	if r.beyond > 0 && (r.End == nil || r.last > r.End.T) {
 		limit := "the scenario's until, " + fmtT(r.until) + ", and there is no end record to say the run went on"
+		if r.Header.Until > 0 {
+			limit = "the run's until (given on the command line), " + fmtT(r.until) + ", and there is no end record to say the run went on"
+		}
 		if r.End != nil {
 			limit = "the end record's t, " + fmtT(r.End.T)
 		}

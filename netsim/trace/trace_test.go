@@ -151,6 +151,10 @@ func TestHostileLines(t *testing.T) {
 		{"time 1e17 with an end record", ev(end-1, `"t":10000`, `"t":100000000000000000`), "t.jsonl:11: found t=100000000000000000, expected at most 86400000000 (24h, the longest run)"},
 		{"time 1e17 without an end record", strings.Replace(noEnd, `"t":10000`, `"t":100000000000000000`, 1), "t.jsonl:11: found t=100000000000000000, expected at most 86400000000"},
 		{"time past 24h without an end record", strings.Replace(noEnd, `"t":10000`, `"t":86400000001`, 1), "t.jsonl:11: found t=86400000001, expected at most 86400000000"},
+		{"time past the run's until", strings.Replace(strings.Replace(noEnd, `"t":10000`, `"t":3000000`, 1), `"scenario":`, `"until_us":2000000,"scenario":`, 1),
+			"t.jsonl:11: found a time after the run's until (given on the command line), 2s, and there is no end record"},
+		{"a run's until past 24h", ev(0, `"scenario":`, `"until_us":86400000001,"scenario":`), "t.jsonl:1: header field until_us: found 86400000001, expected 1 to 86400000000"},
+		{"a negative run's until", ev(0, `"scenario":`, `"until_us":-1,"scenario":`), "t.jsonl:1: header field until_us: found -1"},
 		{"time of max int64", ev(end-1, `"t":10000`, `"t":9223372036854775807`), "t.jsonl:11: found t=9223372036854775807, expected at most 86400000000"},
 		{"time over int64", ev(end-1, `"t":10000`, `"t":9223372036854775808`), `t.jsonl:11: bad event line (field "t" has the wrong type`},
 		{"end time past 24h", ev(end, `"t":10000`, `"t":86400000001`), "t.jsonl:12: end record field t: found 86400000001, expected at most 86400000000"},
@@ -162,6 +166,8 @@ func TestHostileLines(t *testing.T) {
 		{"message without msg", ev(2, `,"msg":{"type":"PING","id":"n2"}`, ``), `t.jsonl:3: found a send event without "msg"`},
 		{"line over the limit", with(2, `{"seq":2,"t":2000,"ev":"log","node":"n1","text":"`+strings.Repeat("a", MaxLine)+`"}`), "t.jsonl:3: found a line longer than 1048576 bytes"},
 		{"line after the end", string(data) + lines[1] + "\n", "t.jsonl:13: found a line after the end record"},
+		{"an empty line", with(3, ""), "t.jsonl:4: found an empty line, expected one JSON event"},
+		{"empty lines after the header", lines[0] + strings.Repeat("\n", 1000), "t.jsonl:2: found an empty line, expected one JSON event"},
 		{"end events", ev(end, `"events":10`, `"events":9`), "t.jsonl:12: end record field events: found 9, expected 10"},
 		{"end reason", ev(end, `"reason":"until"`, `"reason":"bored"`), `t.jsonl:12: end record field reason: found "bored"`},
 		{"end time", ev(end, `"t":10000`, `"t":9000`), "t.jsonl:12: end record field t: found 9000, expected at least the last event's 10000"},
@@ -175,6 +181,11 @@ func TestHostileLines(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v\nwant %s", tc.name, err, tc.want)
 		}
+	}
+	// A run's until given on the command line (sim --until) lets a recording cut
+	// short hold times past the scenario's until, up to it.
+	if _, err := ReadBytes([]byte(strings.Replace(strings.Replace(noEnd, `"t":10000`, `"t":3000000`, 1), `"scenario":`, `"until_us":5000000,"scenario":`, 1)), "t.jsonl", resolve); err != nil {
+		t.Errorf("a run's until of 5s, no end record, a time of 3s: %v", err)
 	}
 	// An alert-cleared naming an earlier alert is read.
 	ok := ev(3, `"ev":"send","from":"n1","to":"n2","mid":3,"msg":{"type":"PING","id":"n2"}`, `"ev":"alert-cleared","ref":2,"text":"over"`)
