@@ -253,6 +253,9 @@ type verifyCmd struct {
 	stormFlags
 	File    string `arg:"" help:"${help_verify_file}" type:"existingfile"`
 	Partial bool   `help:"${help_verify_partial}"`
+	// For grading: a recording that verifies but was stopped before its
+	// scenario's end, or whose expectations were not all evaluated, fails.
+	RequireComplete bool `name:"require-complete" help:"${help_verify_requirecomplete}"`
 }
 
 func (c *verifyCmd) Run() error {
@@ -272,6 +275,8 @@ func (c *verifyCmd) Run() error {
 	}
 	v.Print(stdout)
 	switch {
+	case v.OK && c.RequireComplete && !v.Completion.Complete():
+		return checkFailed(fmt.Errorf("--require-complete: %s %s", c.File, v.Completion))
 	case v.OK:
 		return nil
 	case v.Problem == session.Malformed:

@@ -41,6 +41,8 @@ type Verdict struct {
 	Reason   string
 	// Problem is what kind of failure it is.
 	Problem Problem
+	// Completion is, when OK, how much of its scenario the recording ran.
+	Completion trace.Completion
 }
 
 // Problem is what kind of failure a verdict is.
@@ -335,7 +337,15 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 			endErr = hashErr
 		}
 	}
-	return cmp.verdict(path, n, end, first.truncated, endErr, hash, first.lastT, opts), nil
+	v := cmp.verdict(path, n, end, first.truncated, endErr, hash, first.lastT, opts)
+	if v.OK {
+		endT := first.lastT
+		if end != nil {
+			endT = end.T
+		}
+		v.Completion = trace.CompletionOf(hdr, endT, first.expects)
+	}
+	return v, nil
 }
 
 // firstReading is verify's first reading of a recording, in a goroutine of its own:
@@ -373,6 +383,7 @@ type firstReading struct {
 	hash      string
 	kept      io.Reader
 	lastT     int64
+	expects   []trace.Event // the expectation results, their times and texts
 }
 
 // readFirst starts the first reading of tf.
@@ -395,6 +406,7 @@ func (f *firstReading) run() {
 	var verdict *Verdict
 	var handed time.Duration // the latest time handed over
 	late, readToEnd := false, false
+	var expects []trace.Event // the expectation results: their times and texts
 	for i := 1; ; i++ {
 		if f.stop.Load() {
 			return
@@ -424,6 +436,12 @@ func (f *firstReading) run() {
 			users = append(users, u)
 			late = late || u.At < handed
 		}
+		if mayBeKind(line, `"ev":"expect"`) {
+			var e trace.Event
+			if json.Unmarshal(line, &e) == nil && e.Ev == trace.Expect {
+				expects = append(expects, trace.Event{T: e.T, Text: e.Text})
+			}
+		}
 		last = append(last[:0], line...)
 		if i%publishEvery == 0 {
 			if t, ok := lineTime(line); ok {
@@ -434,6 +452,7 @@ func (f *firstReading) run() {
 		}
 	}
 	f.n, f.end, f.truncated, f.hash = int(f.tf.Count()), f.tf.End, f.tf.Truncated, f.tf.Hash()
+	f.expects = expects
 	f.kept = f.tf.Kept(readToEnd)
 	if verdict == nil {
 		verdict = f.check(last)
@@ -586,13 +605,10 @@ func lineTime(line []byte) (int64, bool) {
 	return t, true
 }
 
-// mayBeAction reports whether an event line may be an action, cheaply, for every line
-// of a file: the recorder writes seq, t and ev first, so the kind is read right after
-// them. A line in another form is searched whole.
 // userAction reads a user action from an event line, if it is one: its text parsed
 // against the scenario's ids, its instant and its place there.
 func userAction(line []byte, ids []node.ID) (netsim.Timed, bool, error) {
-	if !mayBeAction(line) {
+	if !mayBeKind(line, `"ev":"action"`) {
 		return netsim.Timed{}, false, nil
 	}
 	var e trace.Event
@@ -606,16 +622,18 @@ func userAction(line []byte, ids []node.ID) (netsim.Timed, bool, error) {
 	return netsim.Timed{At: time.Duration(e.T) * time.Microsecond, Before: e.Before, Action: a}, true, nil
 }
 
-func mayBeAction(line []byte) bool {
+// mayBeKind reports whether an event line may be of the kind given as `"ev":"…"`,
+// cheaply, for every line of a file: the recorder writes seq, t and ev first, so
+// the kind is read right after them. A line in another form is searched whole.
+func mayBeKind(line []byte, kind string) bool {
 	i := skipNumber(line, 0, `{"seq":`)
 	if i >= 0 {
 		i = skipNumber(line, i, `,"t":`)
 	}
 	if i < 0 {
-		return bytes.Contains(line, []byte(`"ev":"action"`))
+		return bytes.Contains(line, []byte(kind))
 	}
-	const kind = `,"ev":"action"`
-	return len(line)-i >= len(kind) && string(line[i:i+len(kind)]) == kind
+	return len(line)-i > len(kind) && line[i] == ',' && string(line[i+1:i+1+len(kind)]) == kind
 }
 
 // skipNumber returns the index after key and the integer that follows it at line[i:],
@@ -1051,10 +1069,10 @@ func sameBut(a, b []byte, field string) bool {
 func (v *Verdict) Print(out io.Writer) {
 	switch {
 	case v.OK && v.Prefix:
-		fmt.Fprintf(out, "verified prefix: %d events, hash %s (%s; the recording has no end record)\n", v.Events, v.Hash, v.Reason)
+		fmt.Fprintf(out, "verified prefix: %d events, hash %s (%s; the recording has no end record)%s\n", v.Events, v.Hash, v.Reason, v.incomplete())
 		return
 	case v.OK:
-		fmt.Fprintf(out, "verified: %d events, hash %s\n", v.Events, v.Hash)
+		fmt.Fprintf(out, "verified: %d events, hash %s%s\n", v.Events, v.Hash, v.incomplete())
 		return
 	}
 	// The reason and the lines quote the file: through the sanitiser, so that a
@@ -1066,4 +1084,13 @@ func (v *Verdict) Print(out io.Writer) {
 	if v.Rerun != "" {
 		fmt.Fprintf(out, "  re-run:   %s\n", termtext.Line(v.Rerun))
 	}
+}
+
+// incomplete is what Print adds to a verified recording that did not run its whole
+// scenario: "; ended at 3.4s of 12s; 4 of 5 expectations not evaluated".
+func (v *Verdict) incomplete() string {
+	if c := v.Completion.String(); c != "" {
+		return "; " + c
+	}
+	return ""
 }

@@ -743,3 +743,26 @@ func TestVerifyHostilePlace(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyCompletion: a recording stopped at 3.4 s of bully's 14 s verifies, and
+// its verdict says where it ended and which expectations were never evaluated; a
+// whole one is complete.
+func TestVerifyCompletion(t *testing.T) {
+	dir := t.TempDir()
+	short := filepath.Join(dir, "short.jsonl")
+	recordRun(t, Source{Preset: "bully"}, 3400*time.Millisecond, short)
+	v := verify(t, short, false)
+	if !v.OK || v.Completion.Complete() || len(v.Completion.Missing) != 3 || v.Completion.EndT != 3_400_000 {
+		t.Fatalf("stopped at 3.4s: %+v", v)
+	}
+	var b strings.Builder
+	v.Print(&b)
+	if want := "; ended at 3.4s of 14s; 3 of 4 expectations not evaluated\n"; !strings.HasPrefix(b.String(), "verified: ") || !strings.HasSuffix(b.String(), want) {
+		t.Errorf("Print: %q, want it to end with %q", b.String(), want)
+	}
+	whole := filepath.Join(dir, "whole.jsonl")
+	recordRun(t, Source{Preset: "bully"}, 0, whole)
+	if v := verify(t, whole, false); !v.OK || !v.Completion.Complete() {
+		t.Fatalf("whole: %+v", v)
+	}
+}

@@ -462,8 +462,11 @@ func (r *report) write(b *bufio.Writer) {
 		}
 	}
 
-	if len(r.expects) > 0 {
-		p("## %s\n\n| %s | %s | %s | %s |\n|---:|---|---|---|\n", r.T("md.h.expectations"), r.T("md.col.time"), r.T("md.col.expectation"), r.T("md.col.result"), r.T("md.col.observed"))
+	done := r.completion()
+	if len(r.expects) > 0 || !done.Complete() {
+		p("## %s\n\n", r.T("md.h.expectations"))
+		r.writeIncomplete(p, done)
+		p("| %s | %s | %s | %s |\n|---:|---|---|---|\n", r.T("md.col.time"), r.T("md.col.expectation"), r.T("md.col.result"), r.T("md.col.observed"))
 		for _, e := range r.expects {
 			res := r.T("sim.pass")
 			if e.OK != nil && !*e.OK {
@@ -471,6 +474,7 @@ func (r *report) write(b *bufio.Writer) {
 			}
 			p("| %s | %s | %s | %s |\n", fmtT(e.T), mdText(e.Text), res, mdText(r.l.Text(e.Value)))
 		}
+		r.writeMissing(p, done)
 		p("\n")
 	}
 
