@@ -80,6 +80,9 @@ func DecodeError(file, keys string, err error) error {
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
+		if err := syntaxError(file, de); err != nil {
+			return err
+		}
 		row, col := de.Position()
 		return &fileError{file, row, col, fmt.Sprintf("bad TOML: %s", de.Error())}
 	}

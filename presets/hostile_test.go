@@ -80,7 +80,7 @@ var hostile = []struct {
 	{"cs_rate too high", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = 1e12", `h.toml:4:11: params.cs_rate: found cs_rate = 1e12, expected 0 to 10000 per second`},
 	{"cs_rate negative", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = -1", `h.toml:4:11: params.cs_rate: found cs_rate = -1, expected 0 to 10000 per second`},
 	{"cs_rate not a number", "algorithm = \"ricart\"\nnodes = 3\n[params]\ncs_rate = nan", `h.toml:4:11: params.cs_rate: found cs_rate = NaN, expected a finite number`},
-	{"duration parameter too long", "algorithm = \"bully\"\nnodes = 3\n[params]\nheartbeat = \"2h\"", `h.toml:4:13: params.heartbeat: found heartbeat = "2h", expected 0s to 1h`},
+	{"duration parameter too long", "algorithm = \"bully\"\nnodes = 3\n[params]\nheartbeat = \"2h\"", `h.toml:4:13: params.heartbeat: found heartbeat = "2h", expected 1µs to 1h`},
 	// Unknown keys: the keys valid there, and a near miss.
 	{"unknown top-level key", "algorithm = \"bully\"\nnodes = 3\ncolr = 1", `h.toml:3:1: found unknown key "colr", expected one of the top-level keys: name, description, algorithm, nodes, ids, seed, until, topology, edges, degree, order, faults, params, network, monitors, links, script, expect`},
 	{"typo in [network]", "algorithm = \"bully\"\nnodes = 3\n[network]\nlos = 0.1", `h.toml:4:1: found unknown key "los" (did you mean "loss"?), expected one of the keys of [network]: latency, loss, dup, gst, delta, pre_gst`},
@@ -91,6 +91,11 @@ var hostile = []struct {
 	// Not TOML at all.
 	{"bad toml", "algorithm = \"bully\"\nnodes = = 3", `h.toml:2:9: found unexpected character U+003D '=' at start of value, expected valid TOML`},
 	{"binary junk", "\x00\x01\x02", `h.toml:1:1: found`},
+	{"a key given twice", "algorithm = \"bully\"\nnodes = 3\nnodes = 4", `h.toml:3:1: found nodes a second time, expected each key once in its table`},
+	{"a key given twice in a table", "algorithm = \"bully\"\nnodes = 3\n[network]\nloss = 0.1\nloss = 0.2", `h.toml:5:1: found loss a second time, expected each key once in its table`},
+	{"a byte-order mark", "\ufeffalgorithm = \"bully\"\nnodes = 3", `h.toml:1:1: found a byte-order mark (U+FEFF) at the start of the file, expected plain UTF-8: remove the byte-order mark`},
+	{"a crash rate of 1e9/s", "algorithm = \"bully\"\nnodes = 3\n[faults]\ncrash_rate = \"1e9/s\"", `h.toml:4:14: found "1e9/s", expected at most 1000/s per process`},
+	{"an interval of 0s", "algorithm = \"heartbeat-dp\"\nnodes = 3\nparams = { interval = \"0s\" }", `h.toml:3:23: params.interval: found interval = "0s", expected 1µs to 1h`},
 }
 
 // TestHostileScenarios checks the exact one-line error of every hostile input, and

@@ -199,6 +199,9 @@ func describe(t reflect.Type, key string) string {
 // decodeError turns the decoder's complaint about a value into the format's words:
 // what was found at the position, and what the key expects.
 func decodeError(file string, data []byte, de *toml.DecodeError) error {
+	if err := syntaxError(file, de); err != nil {
+		return err
+	}
 	row, col := de.Position()
 	msg := strings.TrimPrefix(de.Error(), "toml: ")
 	key := de.Key()
@@ -255,4 +258,21 @@ func tokenAt(data []byte, line, col int) string {
 		s = string(r[:37]) + "…"
 	}
 	return s
+}
+
+// syntaxError says in the format's words the decoder's complaints that are not
+// about a value (scenarios and sweeps share it), or returns nil:
+//   - a key given twice in a table ("found nodes = nodes" before);
+//   - a UTF-8 byte-order mark, which some Windows editors write first, and which
+//     the decoder reads as an invalid character U+00EF.
+func syntaxError(file string, de *toml.DecodeError) error {
+	row, col := de.Position()
+	msg := strings.TrimPrefix(de.Error(), "toml: ")
+	switch {
+	case strings.HasSuffix(msg, " is already defined") && len(de.Key()) > 0:
+		return &fileError{file, row, col, fmt.Sprintf("found %s a second time, expected each key once in its table", strings.Join(de.Key(), "."))}
+	case row == 1 && col == 1 && strings.Contains(msg, "U+00EF"):
+		return &fileError{file, row, col, "found a byte-order mark (U+FEFF) at the start of the file, expected plain UTF-8: remove the byte-order mark (save the file as UTF-8 without BOM)"}
+	}
+	return nil
 }

@@ -1,7 +1,6 @@
 package detector
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -64,19 +63,6 @@ func others(env *node.Env) []node.ID {
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
-// positive reads a duration parameter that must be > 0 (a zero interval would make
-// a timer fire forever at the same instant).
-func positive(p algos.Params, name string) (time.Duration, error) {
-	d, err := p.Duration(name)
-	if err != nil {
-		return 0, err
-	}
-	if d <= 0 {
-		return 0, &algos.ParamError{Name: name, Msg: fmt.Sprintf("found %q, expected a positive duration such as \"100ms\"", d.String())}
-	}
-	return d, nil
-}
-
 // The kinds of ◊P detector a host can compose.
 const (
 	KindHeartbeat = "heartbeat"
@@ -98,8 +84,8 @@ type FDConfig struct {
 func FDParams(def string) []algos.Param {
 	return []algos.Param{
 		{Name: "detector", Default: def, Doc: `the ◊P detector composed: "heartbeat" (heartbeat-dp) or "pull" (pull-dp, Alg. 5.1)`},
-		{Name: "interval", Default: "100ms", Doc: "heartbeat period, or pull's initial monitoring interval"},
-		{Name: "timeout", Default: "250ms", Doc: "heartbeat only: initial timeout per peer after its last heartbeat"},
+		{Name: "interval", Default: "100ms", Doc: "heartbeat period, or pull's initial monitoring interval", Min: "1µs"},
+		{Name: "timeout", Default: "250ms", Doc: "heartbeat only: initial timeout per peer after its last heartbeat", Min: "1µs"},
 		{Name: "delta", Default: "50ms", Doc: "Δ: how much a timeout grows after each false suspicion"},
 	}
 }
@@ -112,10 +98,10 @@ func ReadFDConfig(p algos.Params) (FDConfig, error) {
 	if c.Kind, err = p.String("detector", KindHeartbeat, KindPull); err != nil {
 		return c, err
 	}
-	if c.Interval, err = positive(p, "interval"); err != nil {
+	if c.Interval, err = p.Duration("interval"); err != nil {
 		return c, err
 	}
-	if c.Timeout, err = positive(p, "timeout"); err != nil {
+	if c.Timeout, err = p.Duration("timeout"); err != nil {
 		return c, err
 	}
 	if c.Delta, err = p.Duration("delta"); err != nil {

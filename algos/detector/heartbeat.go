@@ -271,16 +271,16 @@ func init() {
 		Source:      `course notes 000, "Algoritmo 5.1" (its push variant); Chandra & Toueg 1996`,
 		Messages:    []string{MsgHeartbeat},
 		Params: []algos.Param{
-			{Name: "interval", Default: "100ms", Doc: "heartbeat period"},
-			{Name: "timeout", Default: "250ms", Doc: "initial timeout per peer after its last heartbeat"},
+			{Name: "interval", Default: "100ms", Doc: "heartbeat period", Min: "1µs"},
+			{Name: "timeout", Default: "250ms", Doc: "initial timeout per peer after its last heartbeat", Min: "1µs"},
 			{Name: "delta", Default: "50ms", Doc: "Δ: growth of a peer's timeout after a false suspicion of it"},
 		},
 		Build: func(c algos.Config) (node.Factory, error) {
-			interval, err := positive(c.Params, "interval")
+			interval, err := c.Params.Duration("interval")
 			if err != nil {
 				return nil, err
 			}
-			timeout, err := positive(c.Params, "timeout")
+			timeout, err := c.Params.Duration("timeout")
 			if err != nil {
 				return nil, err
 			}

@@ -231,11 +231,11 @@ func init() {
 		Source:      `course notes 000, "Algoritmo 5.3"; Aguilera, Chen & Toueg 2000`,
 		Messages:    []string{MsgHeartbeat},
 		Params: []algos.Param{
-			{Name: "interval", Default: "100ms", Doc: "initial heartbeat interval (also the window in which candidates are heard)"},
+			{Name: "interval", Default: "100ms", Doc: "initial heartbeat interval (also the window in which candidates are heard)", Min: "1µs"},
 			{Name: "grow", Default: "10ms", Doc: "growth of the heartbeat interval on each leader change (\"IntervaloHeartbeats++\")"},
 		},
 		Build: func(c algos.Config) (node.Factory, error) {
-			interval, err := positive(c.Params, "interval")
+			interval, err := c.Params.Duration("interval")
 			if err != nil {
 				return nil, err
 			}

@@ -68,11 +68,11 @@ func (d *Perfect) Suspects() []node.ID { return d.suspects }
 func (d *Perfect) Suspected(p node.ID) bool { return d.suspects.has(p) }
 
 // DetectParam is the parameter of P's notice delay; hosts declare it too.
-var DetectParam = algos.Param{Name: "detect", Default: "100ms",
+var DetectParam = algos.Param{Name: "detect", Default: "100ms", Min: "1µs",
 	Doc: "P: how long after a crash (or revival) every live process is told of it; the run must be synchronous (gst = \"0s\", no loss)"}
 
-// ReadDetect reads DetectParam, which must be positive.
-func ReadDetect(p algos.Params) (time.Duration, error) { return positive(p, DetectParam.Name) }
+// ReadDetect reads DetectParam, positive by its declared minimum.
+func ReadDetect(p algos.Params) (time.Duration, error) { return p.Duration(DetectParam.Name) }
 
 func init() {
 	algos.Register(algos.Spec{

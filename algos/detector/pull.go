@@ -174,11 +174,11 @@ func init() {
 		Source:      `course notes 000, "Algoritmo 5.1"; Chandra & Toueg 1996`,
 		Messages:    []string{MsgTestReq, MsgTestRep},
 		Params: []algos.Param{
-			{Name: "interval", Default: "100ms", Doc: "initial monitoring interval (the timeout for every test)"},
+			{Name: "interval", Default: "100ms", Doc: "initial monitoring interval (the timeout for every test)", Min: "1µs"},
 			{Name: "delta", Default: "50ms", Doc: "Δ: growth of the interval after a round that reveals a false suspicion"},
 		},
 		Build: func(c algos.Config) (node.Factory, error) {
-			interval, err := positive(c.Params, "interval")
+			interval, err := c.Params.Duration("interval")
 			if err != nil {
 				return nil, err
 			}

@@ -317,8 +317,8 @@ func init() {
 }
 
 var bullyParams = []algos.Param{
-	{Name: "heartbeat", Default: "100ms", Doc: "how often the coordinator sends HEARTBEAT"},
-	{Name: "timeout", Default: "400ms", Doc: "silence from the coordinator after which it is taken for failed"},
+	{Name: "heartbeat", Default: "100ms", Doc: "how often the coordinator sends HEARTBEAT", Min: "1µs"},
+	{Name: "timeout", Default: "400ms", Doc: "silence from the coordinator after which it is taken for failed", Min: "1µs"},
 	{Name: "t_trans", Default: "25ms", Doc: "T_trans, the longest transmission time; T = 2·T_trans + T_proc"},
 	{Name: "t_proc", Default: "5ms", Doc: "T_proc, the longest time to handle a message"},
 	initiatorsParam("all", "by default every process starts one, and the highest id wins at once"),
@@ -336,9 +336,6 @@ func bullyBuild(stable bool) func(c algos.Config) (node.Factory, error) {
 		}{{"heartbeat", &cfg.heartbeat}, {"timeout", &cfg.timeout}} {
 			if *f.d, err = c.Params.Duration(f.name); err != nil {
 				return nil, err
-			}
-			if *f.d <= 0 {
-				return nil, &algos.ParamError{Name: f.name, Msg: "found 0s, expected a duration > 0 such as \"100ms\""}
 			}
 		}
 		trans, err := c.Params.Duration("t_trans")

@@ -235,9 +235,9 @@ func init() {
 		Messages:    []string{MsgRequestVote, MsgVote, MsgHeartbeat},
 		Terms:       true,
 		Params: []algos.Param{
-			{Name: "election_min", Default: "150ms", Doc: "shortest election timeout"},
+			{Name: "election_min", Default: "150ms", Doc: "shortest election timeout", Min: "1µs"},
 			{Name: "election_max", Default: "auto", Doc: "longest election timeout; auto is election_min + 150ms·⌈N/16⌉ (300ms up to 16 processes, 2.55s at 256), so that split votes stay rare as N grows"},
-			{Name: "heartbeat", Default: "50ms", Doc: "how often the leader sends HEARTBEAT"},
+			{Name: "heartbeat", Default: "50ms", Doc: "how often the leader sends HEARTBEAT", Min: "1µs"},
 			initiatorsParam("none", "by default randomized timeouts decide who campaigns first, as in Raft"),
 			{Name: "weights", Default: "", Doc: `votes per process, such as "n1=3 n2=1" (the others have 1): a leader needs more than half of the total weight (notes 003, split brain)`},
 		},
@@ -254,9 +254,6 @@ func init() {
 				}
 				if *f.d, err = c.Params.Duration(f.name); err != nil {
 					return nil, err
-				}
-				if *f.d <= 0 {
-					return nil, &algos.ParamError{Name: f.name, Msg: "found 0s, expected a duration > 0"}
 				}
 			}
 			if cfg.max < cfg.min {

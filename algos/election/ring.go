@@ -455,7 +455,7 @@ func init() {
 		Params: append([]algos.Param{
 			initiatorsParam("all", "by default every process starts one at time 0 (the quadratic case when ids decrease along the ring)"),
 			{Name: "skip_suspected", Default: "false", Doc: "send to the next successor a composed ◊P detector does not suspect, and start an election when the leader is suspected, so the ring survives crashes; adds the detector's HEARTBEAT (or TEST_REQ, TEST_REP) messages and needs a mesh"},
-			{Name: "retry", Default: "1s", Doc: "skip_suspected only: the leader sends ELECTED round again this often, and a participant whose election is still undecided after this long (doubled for each undecided epoch since the last decided one, up to 32×, plus up to half of retry at random) starts a newer one"},
+			{Name: "retry", Default: "1s", Min: "1µs", Doc: "skip_suspected only: the leader sends ELECTED round again this often, and a participant whose election is still undecided after this long (doubled for each undecided epoch since the last decided one, up to 32×, plus up to half of retry at random) starts a newer one"},
 		}, detector.FDParams(detector.KindHeartbeat)...),
 		Build: func(c algos.Config) (node.Factory, error) {
 			cfg := &ringConfig{}
@@ -468,9 +468,6 @@ func init() {
 			}
 			if cfg.retry, err = c.Params.Duration("retry"); err != nil {
 				return nil, err
-			}
-			if cfg.retry <= 0 {
-				return nil, &algos.ParamError{Name: "retry", Msg: "found 0s, expected a duration > 0 such as \"1s\""}
 			}
 			if cfg.fd, err = detector.ReadFDConfig(c.Params); err != nil {
 				return nil, err
