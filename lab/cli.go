@@ -207,7 +207,7 @@ func (c *runCmd) Run() error {
 	paused := c.Paused || c.Speed == nil && opensPaused(src.Preset)
 	live, err := session.NewLive(s, cfg, session.LiveOptions{Record: c.Record, Force: c.Force, Speed: speed, Paused: paused})
 	if err != nil {
-		return badInput(err)
+		return runFailure(err)
 	}
 	seed := cfg.Seed
 	// The dashboard quits on SIGTERM and SIGHUP (and on SIGINT when not on a
@@ -238,9 +238,10 @@ type replayCmd struct {
 }
 
 func (c *replayCmd) Run() error {
+	setDoing("while replay read %s", c.File)
 	r, err := session.OpenReplay(c.File)
 	if err != nil {
-		return badInput(err)
+		return runFailure(err)
 	}
 	defer r.Close()
 	r.SetSpeed(c.Speed)

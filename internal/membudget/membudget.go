@@ -152,6 +152,8 @@ type Exceeded struct {
 	Size     uint64
 	Estimate bool
 	Limit    uint64
+	// Held is what the heap held when an estimate was refused.
+	Held uint64
 	// Fix is what else than --max-memory would help, if anything: "or lower the
 	// scenario's nodes".
 	Fix string
@@ -161,6 +163,9 @@ func (e *Exceeded) Error() string {
 	fix := "--max-memory raises it"
 	if e.Fix != "" {
 		fix += ", " + e.Fix
+	}
+	if e.Estimate && e.Held > e.Limit/16 {
+		return fmt.Sprintf("memory budget: %s needs about %s more, beside the %s held, over the budget of %s (%s)", e.What, Bytes(e.Size), Bytes(e.Held), Bytes(e.Limit), fix)
 	}
 	if e.Estimate {
 		return fmt.Sprintf("memory budget: %s needs about %s, over the budget of %s (%s)", e.What, Bytes(e.Size), Bytes(e.Limit), fix)
@@ -180,7 +185,7 @@ func Need(what string, size uint64, fix string) error {
 	if live+size <= l {
 		return nil
 	}
-	return &Exceeded{What: what, Size: size, Estimate: true, Limit: l, Fix: fix}
+	return &Exceeded{What: what, Size: size, Estimate: true, Limit: l, Held: live, Fix: fix}
 }
 
 // Check reports the budget passed, if it is: the heap's live data, as the last

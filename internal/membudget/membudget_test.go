@@ -57,6 +57,11 @@ func TestNeed(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("got  %s\nwant %s", err, want)
 	}
+	// What the heap holds already is said when it counts.
+	held := &Exceeded{What: "reading x.jsonl (3,612,535 events so far)", Size: 1 << 30, Estimate: true, Limit: 2 << 30, Held: 3 << 29}
+	if got, want := held.Error(), "memory budget: reading x.jsonl (3,612,535 events so far) needs about 1.0 GiB more, beside the 1.5 GiB held, over the budget of 2.0 GiB (--max-memory raises it)"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
 }
 
 // TestCheckAndWatch: live data over the budget is found by Check and by Watch.
