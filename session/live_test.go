@@ -326,7 +326,7 @@ func TestLivePausedRecordingOnDisk(t *testing.T) {
 	l.SetPaused(true)
 	last := fmt.Sprintf(`{"seq":%d,`, l.Snapshot().Seq)
 	waitFor(t, l, "the last event before the pause in the file", func() bool {
-		data, _ := os.ReadFile(path)
+		data, _ := os.ReadFile(path + PartialSuffix) // its name until the recording ends
 		return bytes.Contains(data, []byte(last))
 	})
 	if l.Snapshot().Seq < 100 {
