@@ -86,7 +86,7 @@ func (c *exportCmd) Run() error {
 		tw := termtext.NewWriter(stdout)
 		bw := bufio.NewWriterSize(tw, 64<<10)
 		if err := export.Write(bw, src, o); err != nil {
-			return exportError(err)
+			return exportError("stdout", err)
 		}
 		if err := errors.Join(bw.Flush(), tw.Flush()); err != nil {
 			return ioFailure("stdout", err)
@@ -100,7 +100,7 @@ func (c *exportCmd) Run() error {
 	defer f.Abort()
 	bw := bufio.NewWriterSize(f, 64<<10)
 	if err := export.Write(bw, src, o); err != nil {
-		return exportError(err)
+		return exportError(c.Output, err)
 	}
 	if err := bw.Flush(); err != nil {
 		return ioFailure(c.Output, err)
@@ -119,7 +119,7 @@ func (c *exportCmd) writeParts(src export.Source, o export.Options) error {
 	defer p.Restart()
 	n, err := export.MermaidSplit(src, o.Window, p)
 	if err != nil {
-		return exportError(err)
+		return exportError(c.Output, err)
 	}
 	for _, f := range p.files {
 		if err := f.Commit(); err != nil {
@@ -177,16 +177,19 @@ func withTimers(file string, h trace.Header, n int, render export.RenderFunc, wa
 }
 
 // exportError exits 2 on an export refused as asked (an empty window, a diagram
-// too big) and on a trace that cannot be read, 1 on anything else.
-func exportError(err error) error {
+// too big) and on a trace that cannot be read, 3 with the output's name when it
+// could not be written (a full disk), 1 on anything else.
+func exportError(out string, err error) error {
 	var r *export.RefusedError
 	var rd *export.ReadError
 	var x *exitError
-	if errors.As(err, &r) || errors.As(err, &rd) {
+	switch {
+	case errors.As(err, &r), errors.As(err, &rd):
 		return badInput(err)
-	}
-	if errors.As(err, &x) {
+	case errors.As(err, &x):
 		return x
+	case diskError(err):
+		return ioFailure(out, err)
 	}
 	return err
 }

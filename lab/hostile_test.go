@@ -45,6 +45,7 @@ type hostileCase struct {
 	// stdout is the file stdout goes to ("/dev/full"), "" for a buffer.
 	stdout string
 	as     bool // under prlimit --as=4 GiB
+	fsize  int  // under prlimit --fsize: files can grow no larger (a disk that fills)
 	// sig is sent after the command has run for after.
 	sig   syscall.Signal
 	after time.Duration
@@ -55,6 +56,8 @@ type hostileCase struct {
 	notOut      []string
 	wall        time.Duration // from start (from the signal, with one)
 	rssMB       int64
+	// gone are files (globs) that must not be left behind.
+	gone []string
 }
 
 func hostileFull() bool { return os.Getenv("CLUSTERLAB_HOSTILE") == "full" }
@@ -298,6 +301,12 @@ func hostileCases() []hostileCase {
 			codes: []int{2}, out: "found node n77, expected one of the header's 5 nodes", stderr: "not a well-formed recording", wall: 10 * time.Second, rssMB: 200},
 		{name: "§9 sim > /dev/full", args: []string{"sim", "--preset", "bully"}, stdout: "/dev/full",
 			codes: []int{3}, stderr: "writing stdout: write /dev/stdout: no space left on device", wall: 10 * time.Second, rssMB: 200},
+		{name: "§9 a disk that fills under sim --record", args: []string{"sim", "--preset", "dp-gst", "--until", "1h", "--record", "full.jsonl", "--force"},
+			fsize: 1 << 20, codes: []int{3}, stderr: "writing full.jsonl: write full.jsonl.partial: file too large", wall: 30 * time.Second, rssMB: 300,
+			gone: []string{"full.jsonl*"}},
+		{name: "§9 a disk that fills under export -o", needs: []string{"bully.jsonl"}, args: []string{"export", "bully.jsonl", "--format", "csv", "--table", "events", "-o", "full.csv", "--force"},
+			fsize: 64 << 10, codes: []int{3}, stderr: "writing full.csv: write ", wall: 30 * time.Second, rssMB: 300,
+			gone: []string{"full.csv", ".full.csv.tmp-*"}},
 		{name: "§10 verify --require-complete of a recording stopped at 3.4 s of 14 s", needs: []string{"short.jsonl"},
 			args:  []string{"verify", "--require-complete", "short.jsonl"},
 			codes: []int{1}, stderr: "ended at 3.4s of 14s; 3 of 4 expectations not evaluated", wall: 10 * time.Second, rssMB: 200},
@@ -347,8 +356,15 @@ func TestHostileCases(t *testing.T) {
 func runHostile(t *testing.T, dir, bin string, tc hostileCase) {
 	t.Helper()
 	name, args := bin, tc.args
+	var limits []string
 	if tc.as {
-		name, args = "prlimit", append([]string{"--as=" + strconv.Itoa(hostileAS), "--", bin}, tc.args...)
+		limits = append(limits, "--as="+strconv.Itoa(hostileAS))
+	}
+	if tc.fsize > 0 {
+		limits = append(limits, "--fsize="+strconv.Itoa(tc.fsize))
+	}
+	if len(limits) > 0 {
+		name, args = "prlimit", slices.Concat(limits, []string{"--", bin}, tc.args)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), tc.after+3*tc.wall+time.Minute)
 	defer cancel()
@@ -418,6 +434,11 @@ func runHostile(t *testing.T, dir, bin string, tc hostileCase) {
 	}
 	if rss > tc.rssMB {
 		t.Errorf("peak RSS %d MB, bound %d MB", rss, tc.rssMB)
+	}
+	for _, g := range tc.gone {
+		if left, _ := filepath.Glob(filepath.Join(dir, g)); len(left) > 0 {
+			t.Errorf("left behind: %v", left)
+		}
 	}
 }
 
