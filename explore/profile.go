@@ -273,18 +273,7 @@ func (d *drawer) one(kind string) {
 		if len(b.IDs) < 2 {
 			return
 		}
-		var a, c []node.ID
-		for len(a) == 0 || len(c) == 0 {
-			a, c = a[:0], c[:0]
-			for _, id := range b.IDs {
-				if d.r.IntN(2) == 0 {
-					a = append(a, id)
-				} else {
-					c = append(c, id)
-				}
-			}
-		}
-		d.pair(at, netsim.Action{Verb: "partition", Groups: [][]node.ID{slices.Clone(a), slices.Clone(c)}}, netsim.Action{Verb: "heal"})
+		d.pair(at, netsim.Action{Verb: "partition", Groups: netsim.TwoSides(b.IDs, d.r)}, netsim.Action{Verb: "heal"})
 	case "cut":
 		if len(b.IDs) < 2 {
 			return

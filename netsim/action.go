@@ -2,6 +2,7 @@ package netsim
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -397,4 +398,22 @@ func (a Action) String() string {
 		return "marker " + strconv.Quote(a.Text)
 	}
 	return a.Verb
+}
+
+// TwoSides draws a partition of ids into two non-empty sides from r (each id on
+// either side with probability ½, drawn again until neither is empty): the
+// generated faults' partitions and explore's. ids must hold two ids at least.
+func TwoSides(ids []node.ID, r *rand.Rand) [][]node.ID {
+	var a, b []node.ID
+	for len(a) == 0 || len(b) == 0 {
+		a, b = a[:0], b[:0]
+		for _, id := range ids {
+			if r.IntN(2) == 0 {
+				a = append(a, id)
+			} else {
+				b = append(b, id)
+			}
+		}
+	}
+	return [][]node.ID{a, b}
 }

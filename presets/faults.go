@@ -238,18 +238,7 @@ func (g *faultGen) push(i int) {
 		}
 	case st.partition:
 		st.t += gap(g.part)
-		var sa, sb []node.ID
-		for len(sa) == 0 || len(sb) == 0 {
-			sa, sb = sa[:0], sb[:0]
-			for _, id := range g.ids {
-				if st.r.IntN(2) == 0 {
-					sa = append(sa, id)
-				} else {
-					sb = append(sb, id)
-				}
-			}
-		}
-		a = netsim.Action{Verb: "partition", Groups: [][]node.ID{sa, sb}}
+		a = netsim.Action{Verb: "partition", Groups: netsim.TwoSides(g.ids, st.r)}
 	default:
 		st.t += gap(g.crash)
 		a.Verb = "crash"
