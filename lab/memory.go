@@ -40,7 +40,11 @@ func watchMemory(flag string) (stop func(), err error) {
 		}
 	}
 	membudget.Set(budget)
-	setDoing("while clusterlab %s ran", strings.Join(args[:min(len(args), 1)], " "))
+	cmd := "the dashboard"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd = "clusterlab " + args[0]
+	}
+	setDoing("while %s ran", cmd)
 	return membudget.Watch(func() string { return *doing.Load() }, "", overBudget), nil
 }
 

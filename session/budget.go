@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/clusterlab/clusterlab/internal/membudget"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
@@ -22,4 +23,13 @@ func needFold(path string, hdr trace.Header, states int) error {
 	n := len(hdr.Info.IDs)
 	return membudget.Need(fmt.Sprintf("folding %s, whose header says %s nodes,", path, trace.Thousands(n)),
 		uint64(n)*uint64(states)*foldBytesPerNode, "")
+}
+
+// checkRun is the memory budget's look at the heap between two slices of a run (the
+// process's watch samples it too, between them): what grew, at what point of the
+// run, for the one line the run stops with.
+func checkRun(w *netsim.World, what string) error {
+	return membudget.Check(func() string {
+		return fmt.Sprintf("while %s went on (at t=%v, %s events pending)", what, w.Now(), netsim.Thousands(w.Pending()))
+	}, "")
 }

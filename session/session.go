@@ -119,6 +119,9 @@ func runSliced(ctx context.Context, w *netsim.World, until, slice time.Duration,
 		}
 		t0 := time.Now()
 		w.RunUntil(min(w.Now()+slice, until))
+		if err := checkRun(w, "the run"); err != nil {
+			return err
+		}
 		switch took := time.Since(t0); {
 		case took < 50*time.Millisecond:
 			slice *= 2

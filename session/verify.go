@@ -295,6 +295,9 @@ func rerun(ctx context.Context, path string, cfg netsim.Config, first *firstRead
 			continue
 		}
 		w.RunUntil(min(w.Now()+slice, limit))
+		if err := checkRun(w, "the re-run"); err != nil {
+			return nil, err
+		}
 		if err := w.Err(); err != nil {
 			p.sync()
 			return fileFirst(&Verdict{Line: cmp.n + 2, Reason: fmt.Sprintf("%s:%d: the re-run stopped: %v", path, cmp.n+2, err), Problem: Limit})
