@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/clusterlab/clusterlab/netsim"
@@ -135,12 +136,16 @@ const MaxRate = 1000
 
 // faults makes the generator's actions as the run reaches them (netsim.Config's
 // Generated), never up front: a thousand processes crashing at 0.2/s for 24 hours
-// are 35 million actions, which a list would hold in gigabytes. Each listed process
-// draws its own crashes from a source of its own, seeded from the scenario's seed
-// and its id, and so do the partitions: for each, crash after an exponential gap,
-// recover after down_for, and again; partitions into two random non-empty sides,
-// each healed after down_for. The streams are merged by time, a process's before
-// the partitions and in id order at one time.
+// are 35 million actions, which a list would hold in gigabytes. The draws are those
+// of the generator's definition, one source seeded by the scenario's seed, taken
+// in turn: for each listed process in id order, crash after an exponential gap,
+// recover after down_for, and again up to until; then partitions into two random
+// non-empty sides, each healed after down_for. To make each process's actions as
+// they are due, the source's state where each process's draws begin is found once
+// (a pass over the draws that keeps nothing, when the first world asks for them),
+// and each stream draws from a copy of it. The streams are merged by time, in
+// the same order as the definition's list sorted by time: a process's before the
+// partitions and in id order at one instant.
 func (s *Scenario) faults(ids []node.ID, until time.Duration) func() netsim.ActionSource {
 	f := s.Faults
 	if f == nil {
@@ -167,25 +172,39 @@ func (s *Scenario) faults(ids []node.ID, until time.Duration) func() netsim.Acti
 		return nil
 	}
 	down, _ := f.DownFor.resolve()
+	proto := faultGen{until: until, down: down, crash: crash, part: part, ids: ids}
+	var once sync.Once
+	var starts []rand.PCG // where each stream's draws begin
 	seed := s.Seed
 	return func() netsim.ActionSource {
+		once.Do(func() {
+			src := rand.NewPCG(seed, 0x6661756c7473) // "faults"
+			g := proto
+			for _, id := range victims {
+				starts = append(starts, *src)
+				g.streams = append(g.streams[:0], faultStream{node: id, r: rand.New(src)})
+				for g.draw(0) {
+				}
+			}
+			starts = append(starts, *src) // the partitions'
+		})
 		g := &faultGen{until: until, down: down, crash: crash, part: part, ids: ids}
 		for i, id := range victims {
-			g.streams = append(g.streams, faultStream{node: id, r: rand.New(rand.NewPCG(seed, faultSalt^uint64(id)*0x9e3779b97f4a7c15))})
-			g.push(i)
+			src := starts[i]
+			g.streams = append(g.streams, faultStream{node: id, r: rand.New(&src)})
 		}
 		if part > 0 {
-			g.streams = append(g.streams, faultStream{partition: true, r: rand.New(rand.NewPCG(seed, partitionSalt))})
-			g.push(len(g.streams) - 1)
+			src := starts[len(victims)]
+			g.streams = append(g.streams, faultStream{partition: true, r: rand.New(&src)})
+		}
+		for i := range g.streams {
+			if g.draw(i) {
+				g.push(i)
+			}
 		}
 		return g
 	}
 }
-
-const (
-	faultSalt     = 0x6661756c7473     // "faults"
-	partitionSalt = 0x7061727469746e73 // "partitns"
-)
 
 // faultGen merges the streams of generated faults by time.
 type faultGen struct {
@@ -217,40 +236,47 @@ func (g *faultGen) Next() (netsim.Timed, bool) {
 	g.heads[0] = g.heads[len(g.heads)-1]
 	g.heads = g.heads[:len(g.heads)-1]
 	g.siftDown(0)
-	g.push(i)
+	if g.draw(i) {
+		g.push(i)
+	}
 	return out, true
 }
 
-// push draws stream i's next action and puts it among the heads, unless the
-// stream has reached until.
-func (g *faultGen) push(i int) {
+// draw makes stream i's next action, drawing as the definition does (the gap or
+// the time down first, then, for a partition, its sides), and reports whether
+// there is one before until.
+func (g *faultGen) draw(i int) bool {
 	st := &g.streams[i]
-	gap := func(rate float64) time.Duration {
-		return time.Duration(st.r.ExpFloat64() / rate * float64(time.Second)).Round(time.Microsecond)
-	}
-	var a netsim.Action
-	switch {
-	case st.down:
+	if st.down {
 		st.t += g.down.Sample(st.r).Round(time.Microsecond)
-		a.Verb = "recover"
-		if st.partition {
-			a.Verb = "heal"
+		if st.t >= g.until {
+			return false
 		}
-	case st.partition:
-		st.t += gap(g.part)
-		a = netsim.Action{Verb: "partition", Groups: netsim.TwoSides(g.ids, st.r)}
-	default:
-		st.t += gap(g.crash)
-		a.Verb = "crash"
+		a := netsim.Action{Verb: "recover", Node: st.node}
+		if st.partition {
+			a = netsim.Action{Verb: "heal"}
+		}
+		st.down, st.next = false, netsim.Timed{At: st.t, Action: a}
+		return true
 	}
+	rate := g.crash
+	if st.partition {
+		rate = g.part
+	}
+	st.t += time.Duration(st.r.ExpFloat64() / rate * float64(time.Second)).Round(time.Microsecond)
 	if st.t >= g.until {
-		return
+		return false
 	}
-	if !st.partition {
-		a.Node = st.node
+	a := netsim.Action{Verb: "crash", Node: st.node}
+	if st.partition {
+		a = netsim.Action{Verb: "partition", Groups: netsim.TwoSides(g.ids, st.r)}
 	}
-	st.down = !st.down
-	st.next = netsim.Timed{At: st.t, Action: a}
+	st.down, st.next = true, netsim.Timed{At: st.t, Action: a}
+	return true
+}
+
+// push puts stream i, whose next action is drawn, among the heads.
+func (g *faultGen) push(i int) {
 	g.heads = append(g.heads, i)
 	for k := len(g.heads) - 1; k > 0; {
 		up := (k - 1) / 2
