@@ -183,8 +183,9 @@ func exportError(out string, err error) error {
 	var r *export.RefusedError
 	var rd *export.ReadError
 	var x *exitError
+	var bad *trace.FileError
 	switch {
-	case errors.As(err, &r), errors.As(err, &rd):
+	case errors.As(err, &r), errors.As(err, &rd), errors.As(err, &bad):
 		return badInput(err)
 	case errors.As(err, &x):
 		return x

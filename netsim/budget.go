@@ -15,8 +15,9 @@ import (
 // way, beside its pending events (which the event-storm guard bounds): the
 // process slot, its Env, Runner and algorithm, the index. Measured at 1.3–1.5 kB
 // at start and 0.4–1.1 kB more after the first millisecond, on rings of 20,000
-// processes of each family (TestWorldEstimate checks the figure).
-const worldBytesPerNode = 2560
+// processes of each family, and 2.6 kB beside its neighbour list on a 1000-node
+// mesh (TestWorldEstimate checks the figure).
+const worldBytesPerNode = 3072
 
 // WorldBytes estimates what a world of cfg holds, beside its pending events: the
 // processes, and the neighbour lists of a mesh (every process lists every other)

@@ -81,7 +81,7 @@ func TestWorldOverBudget(t *testing.T) {
 	before := liveHeap()
 	_, err = netsim.New(cfg, nil)
 	var ex *membudget.Exceeded
-	if !errors.As(err, &ex) || !strings.Contains(err.Error(), "a world of 1,000,000 nodes (ring) needs about 2.4 GiB") || !strings.Contains(err.Error(), "nodes") {
+	if !errors.As(err, &ex) || !strings.Contains(err.Error(), "a world of 1,000,000 nodes (ring) needs about 2.9 GiB") || !strings.Contains(err.Error(), "nodes") {
 		t.Fatalf("got %v, want the world refused by the budget", err)
 	}
 	if grew := int64(liveHeap()) - int64(before); grew > 1<<20 {

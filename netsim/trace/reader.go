@@ -128,8 +128,14 @@ func NewReader(r io.Reader, name string, resolve Resolver) (*Reader, error) {
 }
 
 func (r *Reader) errf(format string, args ...any) error {
-	return fmt.Errorf("%s:%d: %s", r.name, r.line, fmt.Sprintf(format, args...))
+	return &FileError{fmt.Sprintf("%s:%d: %s", r.name, r.line, fmt.Sprintf(format, args...))}
 }
+
+// FileError is a line of a trace that the reader refuses (file:line: found …,
+// expected …): the file is not a well-formed recording, whatever reads it.
+type FileError struct{ msg string }
+
+func (e *FileError) Error() string { return e.msg }
 
 // readLine returns the next line without its newline, and whether it had one. The
 // line is valid until the next call. A line over MaxLine is errLong.
