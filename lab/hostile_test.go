@@ -161,13 +161,20 @@ func (h *hostileFixtures) make(name string) {
 		h.run("sim", "--preset", "dp-gst", "--until", until, "--record", name)
 	case "blank.jsonl.zst": // a header and 4 GB of empty lines, 124 kB compressed
 		h.need("bully.jsonl")
-		zstdLines(t, h.path("bully.jsonl"), h.path(name), func(w *bufio.Writer, n int64) { w.WriteByte('\n') })
+		blank := bytes.Repeat([]byte("\n"), 1<<16)
+		zstdLines(t, h.path("bully.jsonl"), h.path(name), func(w *bufio.Writer) { w.Write(blank) })
 	case "lines.jsonl.zst": // a header and 4 GB of numbered lines a reader takes one by one
 		h.need("bully.jsonl")
-		var line []byte
-		zstdLines(t, h.path("bully.jsonl"), h.path(name), func(w *bufio.Writer, n int64) {
-			line = strconv.AppendInt(append(line[:0], `{"seq":`...), n, 10)
-			w.Write(append(line, `,"t":0,"ev":"log","node":"n1","text":"a line verify reads, one of many"}`+"\n"...))
+		var lines []byte
+		seq := int64(0)
+		zstdLines(t, h.path("bully.jsonl"), h.path(name), func(w *bufio.Writer) {
+			lines = lines[:0]
+			for range 1000 { // a block at a time: the race detector makes each call dear
+				seq++
+				lines = strconv.AppendInt(append(lines, `{"seq":`...), seq, 10)
+				lines = append(lines, `,"t":0,"ev":"log","node":"n1","text":"a line verify reads, one of many"}`+"\n"...)
+			}
+			w.Write(lines)
 		})
 	default:
 		t.Fatalf("no fixture %s", name)
@@ -212,9 +219,9 @@ func editRecording(t *testing.T, src, dst string, edit func(scn map[string]any, 
 	}
 }
 
-// zstdLines writes the header of src and then lines made by line, 4 GB of them
-// (400 MB in the quick run), zstd-compressed.
-func zstdLines(t *testing.T, src, dst string, line func(w *bufio.Writer, n int64)) {
+// zstdLines writes the header of src and then blocks of lines made by more, 4 GB
+// of them (400 MB in the quick run), zstd-compressed.
+func zstdLines(t *testing.T, src, dst string, more func(w *bufio.Writer)) {
 	t.Helper()
 	data, err := os.ReadFile(src)
 	if err != nil {
@@ -236,8 +243,8 @@ func zstdLines(t *testing.T, src, dst string, line func(w *bufio.Writer, n int64
 	cw := &countWriter{w: z}
 	w := bufio.NewWriterSize(cw, 1<<20)
 	w.Write(data[:bytes.IndexByte(data, '\n')+1])
-	for n := int64(1); cw.n+int64(w.Buffered()) < size; n++ {
-		line(w, n)
+	for cw.n+int64(w.Buffered()) < size {
+		more(w)
 	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
