@@ -169,7 +169,7 @@ func (c *checkCmd) Run() error {
 
 	fmt.Println(ui.F("check.took", time.Since(start).Round(100*time.Millisecond)))
 	if failed > 0 {
-		return &exitError{1, errors.New(ui.F("check.err.failed", spec.Name, failed))}
+		return checkFailed(errors.New(ui.F("check.err.failed", spec.Name, failed)))
 	}
 	return nil
 }

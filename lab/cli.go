@@ -82,7 +82,7 @@ func (c *simCmd) Run() error {
 		}
 		defer out.Abort() // a run that fails leaves no file; does nothing once committed
 		if rec, err = session.RecordUntil(out, s, cfg, c.Until); err != nil {
-			return ioFailure(c.Record, err)
+			return ioError(c.Record, err)
 		}
 		sink = rec
 	}
@@ -117,7 +117,7 @@ func (c *simCmd) Run() error {
 	}
 	switch {
 	case werr != nil && (err == nil || sig.interrupted()):
-		return ioFailure(c.Record, werr)
+		return ioError(c.Record, werr)
 	case sig.interrupted():
 		kept := ""
 		if rec != nil {
@@ -134,7 +134,7 @@ func (c *simCmd) Run() error {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(sum); err != nil {
-			return ioFailure("stdout", err)
+			return ioError("stdout", err)
 		}
 	} else {
 		// The summary quotes the scenario (its name, its expectations): through the
@@ -342,7 +342,7 @@ func Main(argv []string) int {
 	err = ctx.Run()
 	stop()
 	if werr := stdout.failed(); werr != nil && exitCode(err) <= exitFailed {
-		err = ioFailure("stdout", werr)
+		err = ioError("stdout", werr)
 	}
 	return fail(err)
 }

@@ -44,7 +44,7 @@ func (c *diffCmd) Run() error {
 		printDiff(os.Stdout, res)
 	}
 	if !res.Identical {
-		return &exitError{1, errors.New(ui.T("diff.err.differ"))}
+		return checkFailed(errors.New(ui.T("diff.err.differ")))
 	}
 	return nil
 }

@@ -2,12 +2,12 @@ package lab
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"syscall"
 
 	"github.com/clusterlab/clusterlab/internal/membudget"
 	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/sweep"
 )
 
 // The exit codes, one table for every command (docs/exit-codes.md):
@@ -43,13 +43,18 @@ func badInput(err error) error { return &exitError{exitBadInput, err} }
 // resourceFailure is a limit reached or a resource run out: exit 3.
 func resourceFailure(err error) error { return &exitError{exitResource, err} }
 
-// ioFailure is an output that could not be written: exit 3, with the path named
-// (an error of the os package may name a temporary file beside it instead).
-func ioFailure(path string, err error) error {
-	if msg := err.Error(); !strings.HasPrefix(msg, path+":") {
-		err = fmt.Errorf("writing %s: %w", path, err)
+// signalled is a command stopped by the signal s: exit 128 + its number.
+func signalled(s syscall.Signal, err error) error { return &exitError{128 + int(s), err} }
+
+// ioError is a file that could not be written (or read): exit 3, with the path
+// the user gave named in place of whatever temporary file the system's error
+// names ("write x.md: no space left on device"); every command's outputs, sweep's
+// too.
+func ioError(path string, err error) error {
+	if rest, ok := strings.CutPrefix(err.Error(), path); ok && (rest == "" || rest[0] == ':' || rest[0] == ' ') {
+		return resourceFailure(err) // it says which already
 	}
-	return &exitError{exitResource, err}
+	return resourceFailure(&sweep.IOError{Path: path, Err: err})
 }
 
 // exitCode is the exit status for what a command returned. Errors that carry no

@@ -23,7 +23,7 @@ func TestExitCodes(t *testing.T) {
 		{errors.New("something unclassified"), 1},
 		{badInput(errors.New("--until: found …")), 2},
 		{resourceFailure(errors.New("a limit")), 3},
-		{ioFailure("x.md", ee), 3},
+		{ioError("x.md", ee), 3},
 		{fmt.Errorf("writing: %w", ee), 3}, // a full disk, however wrapped
 		{fmt.Errorf("reading: %w", syscall.EIO), 3},
 		{&membudget.Exceeded{What: "a world", Size: 3 << 30, Limit: 2 << 30, Estimate: true}, 3},
@@ -38,7 +38,12 @@ func TestExitCodes(t *testing.T) {
 	}
 	// The path a user gave is named, whatever temporary file the error names.
 	tmp := &os.PathError{Op: "write", Path: ".x.md.tmp-123", Err: syscall.ENOSPC}
-	if got, want := ioFailure("x.md", tmp).Error(), "writing x.md: write .x.md.tmp-123: no space left on device"; got != want {
-		t.Errorf("ioFailure: %q, want %q", got, want)
+	if got, want := ioError("x.md", tmp).Error(), "write x.md: no space left on device"; got != want {
+		t.Errorf("ioError: %q, want %q", got, want)
+	}
+	// An error that names the path already is not told twice.
+	taken := errors.New("x.md already exists; expected a new file name (or --force to overwrite)")
+	if got := ioError("x.md", taken).Error(); got != taken.Error() {
+		t.Errorf("ioError: %q, want %q", got, taken)
 	}
 }

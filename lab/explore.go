@@ -133,7 +133,7 @@ func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 		found = "explore.found.sys"
 	}
 	fmt.Println(ui.F(found, len(rep.Findings), runs, secs, out))
-	return &exitError{1, errors.New(ui.F("explore.err.found", len(rep.Findings), out, rep.Findings[0].File))}
+	return checkFailed(errors.New(ui.F("explore.err.found", len(rep.Findings), out, rep.Findings[0].File)))
 }
 
 // seconds writes a wall time for people: 1.2 s, 0.05 s.
@@ -199,7 +199,7 @@ func (c *exploreMergeCmd) Run() error {
 	}
 	fmt.Println(ui.F("explore.merged", len(rep.Findings), netsim.Thousands(rep.Runs), c.Out))
 	if len(rep.Findings) > 0 {
-		return &exitError{1, errors.New(ui.F("explore.err.found", len(rep.Findings), c.Out, rep.Findings[0].File))}
+		return checkFailed(errors.New(ui.F("explore.err.found", len(rep.Findings), c.Out, rep.Findings[0].File)))
 	}
 	return nil
 }

@@ -89,7 +89,7 @@ func (c *exportCmd) Run() error {
 			return exportError("stdout", err)
 		}
 		if err := errors.Join(bw.Flush(), tw.Flush()); err != nil {
-			return ioFailure("stdout", err)
+			return ioError("stdout", err)
 		}
 		return nil
 	}
@@ -103,10 +103,10 @@ func (c *exportCmd) Run() error {
 		return exportError(c.Output, err)
 	}
 	if err := bw.Flush(); err != nil {
-		return ioFailure(c.Output, err)
+		return ioError(c.Output, err)
 	}
 	if err := f.Commit(); err != nil {
-		return ioFailure(c.Output, err)
+		return ioError(c.Output, err)
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func (c *exportCmd) writeParts(src export.Source, o export.Options) error {
 	}
 	for _, f := range p.files {
 		if err := f.Commit(); err != nil {
-			return ioFailure(f.Path(), err)
+			return ioError(f.Path(), err)
 		}
 	}
 	if n > 1 {
@@ -190,7 +190,7 @@ func exportError(out string, err error) error {
 	case errors.As(err, &x):
 		return x
 	case diskError(err):
-		return ioFailure(out, err)
+		return ioError(out, err)
 	}
 	return err
 }

@@ -82,7 +82,7 @@ func (c *gradeCmd) Run() error {
 	failed := grading.Failed(rows)
 	fmt.Println(ui.F("grade.summary", len(rows), len(rows)-failed, failed, c.Out, mdPath))
 	if failed > 0 {
-		return &exitError{1, errors.New(ui.F("grade.err.failed", failed, len(rows)))}
+		return checkFailed(errors.New(ui.F("grade.err.failed", failed, len(rows))))
 	}
 	return nil
 }

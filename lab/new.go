@@ -62,7 +62,7 @@ func (c *newCmd) Run() error {
 		tidy := exec.Command("go", "mod", "tidy")
 		tidy.Dir = dir
 		if out, err := tidy.CombinedOutput(); err != nil {
-			return &exitError{1, errors.New(ui.F("new.err.tidy", dir, strings.TrimSpace(string(out))))}
+			return checkFailed(errors.New(ui.F("new.err.tidy", dir, strings.TrimSpace(string(out)))))
 		}
 	} else if c.Lab == "" {
 		fmt.Println(ui.F("new.checkout", lab.checkout))

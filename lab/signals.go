@@ -96,7 +96,7 @@ func (in *interrupts) err() error {
 	case syscall.SIGHUP:
 		name = "SIGHUP"
 	}
-	return &exitError{128 + int(s), fmt.Errorf("interrupted by %s", name)}
+	return signalled(s, fmt.Errorf("interrupted by %s", name))
 }
 
 // interruptedErr is err with what was kept said in the same line.

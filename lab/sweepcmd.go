@@ -171,15 +171,9 @@ func sweepOutcomeErr(err error) error {
 	}
 	var io *sweep.IOError
 	if errors.As(err, &io) {
-		return &exitError{3, io}
+		return resourceFailure(io)
 	}
 	return err
-}
-
-// ioError is a file that could not be written: exit 3, with its path (every
-// command's outputs, not only sweep's).
-func ioError(path string, err error) error {
-	return &exitError{3, &sweep.IOError{Path: path, Err: err}}
 }
 
 // sweepOutcome turns a sweep's result into the exit code: 2 for bad input, 3 for a
@@ -192,7 +186,7 @@ func sweepOutcome(stdout io.Writer, out *sweep.Outcome, err error) error {
 	if out.Missing > 0 {
 		// The outputs hold what the shards have; a script must not take them for
 		// the whole sweep.
-		return &exitError{1, errors.New(ui.F("sweep.err.missing", out.Runs, out.Runs+out.Missing))}
+		return checkFailed(errors.New(ui.F("sweep.err.missing", out.Runs, out.Runs+out.Missing)))
 	}
 	if out.Failed > 0 {
 		for _, f := range out.FailedList {
@@ -201,7 +195,7 @@ func sweepOutcome(stdout io.Writer, out *sweep.Outcome, err error) error {
 		if more := out.Failed - len(out.FailedList); more > 0 {
 			fmt.Fprintf(os.Stderr, "  %s\n", ui.F("sweep.err.more", more, out.Dir))
 		}
-		return &exitError{1, errors.New(ui.F("sweep.err.failed", out.Failed, out.Runs))}
+		return checkFailed(errors.New(ui.F("sweep.err.failed", out.Failed, out.Runs)))
 	}
 	return nil
 }

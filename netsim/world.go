@@ -525,7 +525,7 @@ func (w *World) nextTime() (time.Duration, bool) {
 // schedDue reports whether the next scheduled entry is at or before limit and
 // comes before every queued event and check.
 func (w *World) schedDue(limit hkey) bool {
-	s := w.head()
+	s := w.schedHead()
 	if s == nil {
 		return false
 	}
@@ -539,10 +539,10 @@ func (w *World) schedBefore(s *scheduled, limit, k *hkey, ok bool) bool {
 	return !earlier(limit.at, limit.seq, s.at, s.before) && (!ok || !earlier(k.at, k.seq, s.at, s.before))
 }
 
-// head is the next scheduled entry, nil if none is left: the next of sched, or the
+// schedHead is the next scheduled entry, nil if none is left: the next of sched, or the
 // next generated action when it comes first (it comes after sched's at one place
 // and class, as if it had been appended to the script).
-func (w *World) head() *scheduled {
+func (w *World) schedHead() *scheduled {
 	var s *scheduled
 	if w.next < len(w.sched) {
 		s = &w.sched[w.next]
@@ -574,7 +574,7 @@ func (w *World) RunTo(t time.Duration, before uint64) {
 	stop := hkey{at: t, seq: before}
 	for !w.closed && w.err == nil && !w.halted.Load() {
 		k, ok := w.nextKey()
-		s := w.head()
+		s := w.schedHead()
 		if s != nil && w.schedBefore(s, &stop, &k, ok) {
 			w.runScheduled()
 			continue
@@ -666,7 +666,7 @@ func (w *World) Halt() { w.halted.Store(true) }
 // NextTime is when the next event, scheduled action or check is due.
 func (w *World) NextTime() (time.Duration, bool) {
 	t, ok := w.nextTime()
-	if s := w.head(); s != nil && (!ok || s.at < t) {
+	if s := w.schedHead(); s != nil && (!ok || s.at < t) {
 		return s.at, true
 	}
 	return t, ok
@@ -691,7 +691,7 @@ func (w *World) Step() bool {
 }
 
 func (w *World) runScheduled() {
-	s := *w.head()
+	s := *w.schedHead()
 	if s.action == &w.genHead.Action {
 		a := w.genHead.Action // the next draw takes its place
 		s.action = &a
