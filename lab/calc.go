@@ -33,8 +33,8 @@ func (c *calcPvCmd) Run() error {
 		return badInput(errors.New(ui.F("calc.err.p", c.P)))
 	}
 	l := mutex.QuorumLog10Pv(c.N, c.M, c.P)
-	fmt.Fprintln(stdout, ui.T("calc.pv.formula"))
-	fmt.Fprintln(stdout, ui.F("calc.pv.args", c.N, c.M, c.P, max(2*c.M-c.N, 0)))
+	fmt.Fprintf(stdout, "P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}   %s\n", ui.T("calc.pv.source"))
+	fmt.Fprintln(stdout, ui.F("calc.pv.given", c.N, c.M, c.P, max(2*c.M-c.N, 0)))
 	if math.IsInf(l, -1) {
 		fmt.Fprintln(stdout, "P_v = 0")
 		return nil

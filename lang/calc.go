@@ -4,25 +4,19 @@ package lang
 func init() {
 	extend(map[Lang]map[string]string{
 		En: {
-			"calc.pv.formula": "P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}   (course notes 003, Quórum)",
-			"calc.pv.args":    "n = %d, m = %d, P = %g, k from %d",
-			"calc.err.n":      "--n: found %d, expected 1 to %s coordinators",
-			"calc.err.m":      "--m: found %d, expected a majority of %d: %d to %d",
-			"calc.err.p":      "--p: found %v, expected a probability from 0 to 1",
+			"calc.err.n": "--n: found %d, expected 1 to %s coordinators",
+			"calc.err.m": "--m: found %d, expected a majority of %d: %d to %d",
+			"calc.err.p": "--p: found %v, expected a probability from 0 to 1",
 		},
 		Pt: {
-			"calc.pv.formula": "P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}   (notas do curso 003, Quórum)",
-			"calc.pv.args":    "n = %d, m = %d, P = %g, k a partir de %d",
-			"calc.err.n":      "--n: encontrado %d, esperado de 1 a %s coordenadores",
-			"calc.err.m":      "--m: encontrado %d, esperada uma maioria de %d: de %d a %d",
-			"calc.err.p":      "--p: encontrado %v, esperada uma probabilidade de 0 a 1",
+			"calc.err.n": "--n: encontrado %d, esperado de 1 a %s coordenadores",
+			"calc.err.m": "--m: encontrado %d, esperada uma maioria de %d: de %d a %d",
+			"calc.err.p": "--p: encontrado %v, esperada uma probabilidade de 0 a 1",
 		},
 		Es: {
-			"calc.pv.formula": "P_v = Σ_{k=2m−n}^{n} C(m,k) P^k (1−P)^{m−k}   (apuntes del curso 003, Quórum)",
-			"calc.pv.args":    "n = %d, m = %d, P = %g, k desde %d",
-			"calc.err.n":      "--n: se encontró %d, se esperaban de 1 a %s coordinadores",
-			"calc.err.m":      "--m: se encontró %d, se esperaba una mayoría de %d: de %d a %d",
-			"calc.err.p":      "--p: se encontró %v, se esperaba una probabilidad de 0 a 1",
+			"calc.err.n": "--n: se encontró %d, se esperaban de 1 a %s coordinadores",
+			"calc.err.m": "--m: se encontró %d, se esperaba una mayoría de %d: de %d a %d",
+			"calc.err.p": "--p: se encontró %v, se esperaba una probabilidad de 0 a 1",
 		},
 	})
 }
