@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/clusterlab/clusterlab/internal/termtext"
 	"github.com/clusterlab/clusterlab/lang"
 
 	"github.com/clusterlab/clusterlab/netsim/trace"
@@ -73,13 +74,13 @@ func (p *alertsPane) lines(s *trace.Snapshot) []string {
 		if !a.Open() {
 			end = st.Muted.Render(fmtT(a.Cleared))
 		}
-		kind := st.Bad.Render("⚠ " + a.Kind)
+		kind := st.Bad.Render("⚠ " + termtext.Line(a.Kind))
 		if !a.Open() {
-			kind = st.Warn.Render("✓ " + a.Kind)
+			kind = st.Warn.Render("✓ " + termtext.Line(a.Kind))
 		}
 		head := st.Muted.Render(leftPad(fmtT(a.T), 9)+"–") + end + " " + kind + " "
 		room := p.w - 2 - ansi.StringWidth(head)
-		text := st.Lang.Text(a.Text)
+		text := termtext.Line(st.Lang.Text(a.Text))
 		if !p.focused || room < 8 {
 			lines = append(lines, head+alertText(text, room))
 			continue
@@ -161,13 +162,13 @@ func banner(st *Styles, s *trace.Snapshot, w int, ended *trace.AlertView) string
 			_, how, _ = strings.Cut(how[i:], ": ")
 		}
 		if how != "" {
-			text += ": " + st.Lang.Text(how)
+			text += ": " + termtext.Line(st.Lang.Text(how))
 		}
 		if open {
 			text += "  " + st.Lang.F("tui.alert.stillopen", len(s.Open))
 		}
 	} else if open {
-		text = " ⚠ " + strings.ToUpper(kindName(st.Lang, a.Kind)) + " " + st.T("tui.alert.since") + " " + fmtT(a.T) + ": " + st.Lang.Text(a.Text)
+		text = " ⚠ " + strings.ToUpper(kindName(st.Lang, a.Kind)) + " " + st.T("tui.alert.since") + " " + fmtT(a.T) + ": " + termtext.Line(st.Lang.Text(a.Text))
 		if k := len(s.Open) - 1; k > 0 {
 			text += "  " + st.Lang.F("tui.alert.more", k)
 		}

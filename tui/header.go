@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/clusterlab/clusterlab/internal/termtext"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
@@ -48,7 +49,7 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 	sep := st.Header.Render(" │ ")
 	name := h.title
 	if name == "" {
-		name = s.Info.Name
+		name = termtext.Line(s.Info.Name) // from a file: its escapes shown, never run
 	}
 	var algo string
 	if s.Info.Family != "" {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/clusterlab/clusterlab/internal/termtext"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 )
 
@@ -26,7 +27,7 @@ func (p *storyPane) markLines(s *trace.Snapshot) []string {
 	st := p.b.st
 	var marks []string
 	for _, m := range s.Markers {
-		for _, l := range strings.Split(ansi.Wrap("❝ "+fmtT(m.T)+" "+st.Lang.Marker(m.Text), max(p.w-2, 1), ""), "\n") {
+		for _, l := range strings.Split(ansi.Wrap("❝ "+fmtT(m.T)+" "+termtext.Line(st.Lang.Marker(m.Text)), max(p.w-2, 1), ""), "\n") {
 			marks = append(marks, st.Marker.Render(l))
 		}
 	}
@@ -40,7 +41,7 @@ func (p *storyPane) View() string {
 	iw, ih := p.w-2, p.h-2
 	marks := p.markLines(s)
 	var desc []string
-	if d := oneLine(st.Lang.Preset(s.Info.Name, s.Info.Description)); d != "" && iw > 0 {
+	if d := description(st, s); d != "" && iw > 0 {
 		for _, l := range strings.Split(ansi.Wrap(d, iw, ""), "\n") {
 			desc = append(desc, st.Story.Render(l))
 		}
@@ -59,7 +60,7 @@ func (p *storyPane) View() string {
 	}
 	title := st.T("tui.title.story")
 	if s.Info.Name != "" {
-		title += " · " + s.Info.Name
+		title += " · " + termtext.Line(s.Info.Name)
 	}
 	return box(st, title, append(desc, marks...), p.w, p.h, p.focused)
 }
@@ -74,12 +75,18 @@ func storyLine(st *Styles, s *trace.Snapshot, w int, paneShown bool) string {
 		return ""
 	}
 	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh && s.Markers[k-1].T >= s.ScriptT {
-		return fit(st.Marker.Render("❝ "+st.Lang.Marker(s.Markers[k-1].Text)), w)
+		return fit(st.Marker.Render("❝ "+termtext.Line(st.Lang.Marker(s.Markers[k-1].Text))), w)
 	}
 	if paneShown {
 		return fit("", w)
 	}
-	return fit(st.Story.Render(oneLine(st.Lang.Preset(s.Info.Name, s.Info.Description))), w)
+	return fit(st.Story.Render(description(st, s)), w)
+}
+
+// description is the scenario's description on one line, in the reader's language,
+// its control characters shown escaped (it comes from a file).
+func description(st *Styles, s *trace.Snapshot) string {
+	return termtext.Line(oneLine(st.Lang.Preset(s.Info.Name, s.Info.Description)))
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/internal/termtext"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/node"
 )
@@ -117,8 +118,10 @@ func (cv *tlCanvas) set(x int, r rune, c uint8) {
 	}
 }
 
+// text writes s from cell x on; its control characters (a marker's or an alert's
+// text comes from a file) are shown escaped, one cell each.
 func (cv *tlCanvas) text(x int, s string, c uint8) {
-	for _, r := range s {
+	for _, r := range termtext.Line(s) {
 		if x >= len(cv.r) {
 			return
 		}
@@ -130,6 +133,7 @@ func (cv *tlCanvas) text(x int, s string, c uint8) {
 // note writes s beside cell x: after it if it fits before the edge, else before
 // it, so that a label is never cut at the pane's edge (★ leade).
 func (cv *tlCanvas) note(x int, s string, c uint8) {
+	s = termtext.Line(s)
 	n := len([]rune(s))
 	if x+2+n <= len(cv.r) || x-1-n < 0 {
 		cv.text(x+2, s, c)
