@@ -48,7 +48,7 @@ func (c *checkCmd) Run() error {
 	sig := catchSignals()
 	defer sig.stop()
 	start := time.Now()
-	fmt.Println(ui.F("check.head", spec.Name, ui.Family(string(spec.Family)), describeOrigin(spec)))
+	outln(ui.F("check.head", spec.Name, ui.Family(string(spec.Family)), describeOrigin(spec)))
 	failed := 0
 	line := func(ok bool, check, text string, details ...string) {
 		status := ui.T("check.ok")
@@ -56,13 +56,13 @@ func (c *checkCmd) Run() error {
 			status = ui.T("check.fail")
 			failed++
 		}
-		fmt.Printf("%-5s %-12s %s\n", status, ui.T("check.name."+check), text)
+		outf("%-5s %-12s %s\n", status, ui.T("check.name."+check), text)
 		for i, d := range details {
 			if i == maxShown {
-				fmt.Printf("%18s%s\n", "", ui.F("check.more", len(details)-maxShown))
+				outf("%18s%s\n", "", ui.F("check.more", len(details)-maxShown))
 				break
 			}
-			fmt.Printf("%18s%s\n", "", d)
+			outf("%18s%s\n", "", d)
 		}
 	}
 
@@ -128,9 +128,9 @@ func (c *checkCmd) Run() error {
 	}
 	switch {
 	case c.Explore == 0:
-		fmt.Printf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.explore"), ui.T("check.explore.off"))
+		outf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.explore"), ui.T("check.explore.off"))
 	case spec.Family == algos.Detector:
-		fmt.Printf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.explore"), ui.T("check.explore.detector"))
+		outf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.explore"), ui.T("check.explore.detector"))
 	case search.Found == nil:
 		line(search.Runs > 0, "explore", ui.F("check.explore.ok", netsim.Thousands(search.Runs), search.Presets, strings.Join(algocheck.SearchFaults(spec.Family), ", ")), search.Skipped...)
 	default:
@@ -150,9 +150,9 @@ func (c *checkCmd) Run() error {
 	counts := algocheck.Counts(det.Counts)
 	switch {
 	case spec.Theory == nil:
-		fmt.Printf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.counts"), ui.T("check.counts.none"))
+		outf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.counts"), ui.T("check.counts.none"))
 	case len(counts) == 0:
-		fmt.Printf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.counts"), ui.T("check.counts.nopreset"))
+		outf("%-5s %-12s %s\n", ui.T("check.skip"), ui.T("check.name.counts"), ui.T("check.counts.nopreset"))
 	default:
 		var bad []string
 		for _, k := range counts {
@@ -167,7 +167,7 @@ func (c *checkCmd) Run() error {
 		}
 	}
 
-	fmt.Println(ui.F("check.took", time.Since(start).Round(100*time.Millisecond)))
+	outln(ui.F("check.took", time.Since(start).Round(100*time.Millisecond)))
 	if failed > 0 {
 		return checkFailed(errors.New(ui.F("check.err.failed", spec.Name, failed)))
 	}

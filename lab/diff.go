@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/clusterlab/clusterlab/internal/termtext"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/rundiff"
 	"github.com/clusterlab/clusterlab/session"
@@ -35,13 +35,18 @@ func (c *diffCmd) Run() error {
 			return err
 		}
 	} else if c.JSON {
-		enc := json.NewEncoder(os.Stdout)
+		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
-			return err
+			return ioError("stdout", err)
 		}
 	} else {
-		printDiff(os.Stdout, res)
+		// It quotes the recordings (names, markers, lines): through the sanitiser.
+		tw := termtext.NewWriter(stdout)
+		printDiff(tw, res)
+		if err := tw.Flush(); err != nil {
+			return ioError("stdout", err)
+		}
 	}
 	if !res.Identical {
 		return checkFailed(errors.New(ui.T("diff.err.differ")))

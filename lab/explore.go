@@ -105,34 +105,34 @@ func (c *exploreRunCmd) Run() error {
 // when something was found.
 func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 	for _, f := range rep.Findings {
-		fmt.Println(ui.F("explore.finding", f.File, ui.AlertKindIn(f.Kind), clockUS(f.AtUS), f.ActionsFound, f.Actions))
+		outln(ui.F("explore.finding", f.File, ui.AlertKindIn(f.Kind), clockUS(f.AtUS), f.ActionsFound, f.Actions))
 		if f.Profile != nil {
-			fmt.Println("  " + ui.F("explore.profile", f.Run, f.Profile.Text(ui)))
+			outln("  " + ui.F("explore.profile", f.Run, f.Profile.Text(ui)))
 		}
-		fmt.Println("  " + f.Story)
+		outln("  " + f.Story)
 	}
 	if rep.Storms > 0 {
-		fmt.Println(ui.F("explore.storms", rep.Storms))
+		outln(ui.F("explore.storms", rep.Storms))
 	}
 	runs := netsim.Thousands(rep.Runs)
 	secs := seconds(took)
 	if len(rep.Findings) == 0 {
 		switch {
 		case rep.Mode == explore.ModeSystematic && rep.Stopped == "exhausted":
-			fmt.Println(ui.F("explore.none.sys", runs, secs, rep.Budget.Delays, rep.Budget.Crashes))
+			outln(ui.F("explore.none.sys", runs, secs, rep.Budget.Delays, rep.Budget.Crashes))
 		case rep.Mode == explore.ModeSystematic:
-			fmt.Println(ui.F("explore.none.bound", runs, secs, rep.Bound))
+			outln(ui.F("explore.none.bound", runs, secs, rep.Bound))
 		default:
-			fmt.Println(ui.F("explore.none", runs, secs))
+			outln(ui.F("explore.none", runs, secs))
 		}
-		fmt.Println(ui.F("explore.nothing", out))
+		outln(ui.F("explore.nothing", out))
 		return nil
 	}
 	found := "explore.found"
 	if rep.Mode == explore.ModeSystematic {
 		found = "explore.found.sys"
 	}
-	fmt.Println(ui.F(found, len(rep.Findings), runs, secs, out))
+	outln(ui.F(found, len(rep.Findings), runs, secs, out))
 	return checkFailed(errors.New(ui.F("explore.err.found", len(rep.Findings), out, rep.Findings[0].File)))
 }
 
@@ -197,7 +197,7 @@ func (c *exploreMergeCmd) Run() error {
 	if err != nil {
 		return exploreError(err)
 	}
-	fmt.Println(ui.F("explore.merged", len(rep.Findings), netsim.Thousands(rep.Runs), c.Out))
+	outln(ui.F("explore.merged", len(rep.Findings), netsim.Thousands(rep.Runs), c.Out))
 	if len(rep.Findings) > 0 {
 		return checkFailed(errors.New(ui.F("explore.err.found", len(rep.Findings), c.Out, rep.Findings[0].File)))
 	}
@@ -241,11 +241,11 @@ func (c *shrinkCmd) Run() error {
 	if err != nil {
 		return exploreError(err)
 	}
-	fmt.Println(ui.F("shrink.done", c.File, ui.AlertKindIn(r.Violation.Kind), clockUS(r.Violation.At.Microseconds()), r.Stats.Before, r.Stats.After,
+	outln(ui.F("shrink.done", c.File, ui.AlertKindIn(r.Violation.Kind), clockUS(r.Violation.At.Microseconds()), r.Stats.Before, r.Stats.After,
 		seconds(time.Since(start)), out))
-	fmt.Println("  " + story)
+	outln("  " + story)
 	if !r.Stats.Fixpoint {
-		fmt.Println(ui.T("shrink.notmin"))
+		outln(ui.T("shrink.notmin"))
 	}
 	return nil
 }

@@ -64,7 +64,7 @@ func (c *gradeCmd) Run() error {
 		return err
 	}
 	for _, r := range rows {
-		fmt.Printf("%-10s %s: %s\n", r.Verdict, filepath.Base(r.File), r.Reason)
+		outf("%-10s %s: %s\n", r.Verdict, filepath.Base(r.File), r.Reason)
 	}
 	// An output that cannot be written exits 3, naming it, as every command's.
 	if err := grading.WriteCSV(csvOut, rows); err != nil {
@@ -80,7 +80,7 @@ func (c *gradeCmd) Run() error {
 		return ioError(mdPath, err)
 	}
 	failed := grading.Failed(rows)
-	fmt.Println(ui.F("grade.summary", len(rows), len(rows)-failed, failed, c.Out, mdPath))
+	outln(ui.F("grade.summary", len(rows), len(rows)-failed, failed, c.Out, mdPath))
 	if failed > 0 {
 		return checkFailed(errors.New(ui.F("grade.err.failed", failed, len(rows))))
 	}

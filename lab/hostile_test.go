@@ -143,6 +143,19 @@ func (h *hostileFixtures) make(name string) {
 	case "evil.jsonl":
 		h.need("evil.toml")
 		h.run("sim", "--file", "evil.toml", "--record", name)
+	case "evil2.jsonl": // another run of it, to compare
+		h.need("evil.toml")
+		h.run("sim", "--file", "evil.toml", "--seed", "2", "--record", name)
+	case "hw": // a folder of homework, one file named with an escape
+		h.need("evil.jsonl")
+		data, err := os.ReadFile(h.path("evil.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(h.path(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		h.write(filepath.Join(name, "n\x1b[2Jx.jsonl"), string(data))
 	case "ring1000.toml":
 		h.write(name, "name = \"ring-faults\"\nalgorithm = \"ring\"\nnodes = 1000\ntopology = \"ring\"\nuntil = \"24h\"\n[faults]\ncrash_rate = \"0.2/s\"\n")
 	case "rate.toml":
@@ -308,6 +321,10 @@ func hostileCases() []hostileCase {
 			codes: []int{0}, out: `marker: m\x1b[31mred`, notOut: []string{"\x1b", "\a", "\r"}, wall: 10 * time.Second, rssMB: 200},
 		{name: "§5 a forged line that paints \"verified:\"", needs: []string{"forged.jsonl"}, args: []string{"verify", "forged.jsonl"},
 			codes: []int{2}, stderr: "not a well-formed recording", notOut: []string{"\x1b", "\r", "\a", "\nverified"}, wall: 10 * time.Second, rssMB: 200},
+		{name: "§5 diff of two recordings named with escapes", needs: []string{"evil.jsonl", "evil2.jsonl"}, args: []string{"diff", "evil.jsonl", "evil2.jsonl"},
+			codes: []int{1}, out: `evil\x1b]0;pwned\a\x1b[2J, seed 2`, notOut: []string{"\x1b", "\a"}, wall: 10 * time.Second, rssMB: 200},
+		{name: "§5 grade of a file named with an escape", needs: []string{"hw"}, args: []string{"grade", "hw", "--out", "hw.csv", "--force"},
+			codes: []int{0}, out: `n\x1b[2Jx.jsonl: verified`, notOut: []string{"\x1b"}, wall: 10 * time.Second, rssMB: 200},
 		{name: "§8 verify of a header and 4 GB of empty lines", needs: []string{"blank.jsonl.zst"}, args: []string{"verify", "blank.jsonl.zst"},
 			codes: []int{2}, out: "found an empty line, expected one JSON event", wall: 2 * time.Second, rssMB: 300},
 		{name: "§8 SIGTERM to verify reading 4 GB of lines", needs: []string{"lines.jsonl.zst"}, args: []string{"verify", "lines.jsonl.zst"},

@@ -55,7 +55,7 @@ func (c *newCmd) Run() error {
 	if err := writeNew(dir, files); err != nil {
 		return badInput(err)
 	}
-	fmt.Println(ui.F("new.wrote", dir, c.Name, ui.Family(c.Family)))
+	outln(ui.F("new.wrote", dir, c.Name, ui.Family(c.Family)))
 	if lab.checkout == "" {
 		// A released lab: go.mod names its version, and go mod tidy fetches what
 		// it needs (the module proxy, or the module cache when it has it).
@@ -65,10 +65,10 @@ func (c *newCmd) Run() error {
 			return checkFailed(errors.New(ui.F("new.err.tidy", dir, strings.TrimSpace(string(out)))))
 		}
 	} else if c.Lab == "" {
-		fmt.Println(ui.F("new.checkout", lab.checkout))
+		outln(ui.F("new.checkout", lab.checkout))
 	}
-	fmt.Println()
-	fmt.Println(ui.F("new.next", dir, c.Name, c.Name))
+	outln()
+	outln(ui.F("new.next", dir, c.Name, c.Name))
 	return nil
 }
 

@@ -1,9 +1,12 @@
 package lab
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"sync"
+
+	"github.com/clusterlab/clusterlab/internal/termtext"
 )
 
 // stdout is what the commands print to: the process's standard output, with the
@@ -35,3 +38,10 @@ func (c *checkedWriter) failed() error {
 	defer c.mu.Unlock()
 	return c.err
 }
+
+// outf and outln print a command's lines to stdout through the sanitiser: the lines
+// quote files (a recording's name, a finding's story, an algorithm's description),
+// whose control characters are shown escaped rather than run by the terminal.
+func outf(format string, a ...any) { io.WriteString(stdout, termtext.Text(fmt.Sprintf(format, a...))) }
+
+func outln(a ...any) { io.WriteString(stdout, termtext.Text(fmt.Sprintln(a...))) }
