@@ -291,6 +291,7 @@ func hostileCases() []hostileCase {
 	if hostileFull() {
 		soon = 2 * time.Second
 	}
+	repo, _ := filepath.Abs("..") // the lab's checkout, for new's go.mod
 	return []hostileCase{
 		{name: "§1 a 1000-node ring, crash_rate 0.2/s for 24 h, stopped after a while", needs: []string{"ring1000.toml"},
 			args: []string{"sim", "--file", "ring1000.toml"}, as: true, sig: syscall.SIGINT, after: long,
@@ -341,6 +342,9 @@ func hostileCases() []hostileCase {
 		{name: "§9 a disk that fills under export -o", needs: []string{"bully.jsonl"}, args: []string{"export", "bully.jsonl", "--format", "csv", "--table", "events", "-o", "full.csv", "--force"},
 			fsize: 64 << 10, codes: []int{3}, stderr: "write full.csv: file too large", wall: 30 * time.Second, rssMB: 300,
 			gone: []string{"full.csv", ".full.csv.tmp-*"}},
+		{name: "§9 a disk that fills under new", args: []string{"new", "election", "myalgo", "--lab", repo},
+			fsize: 2 << 10, codes: []int{3}, stderr: "write myalgo/", wall: 10 * time.Second, rssMB: 200,
+			gone: []string{"myalgo"}},
 		{name: "§10 verify --require-complete of a recording stopped at 3.4 s of 14 s", needs: []string{"short.jsonl"},
 			args:  []string{"verify", "--require-complete", "short.jsonl"},
 			codes: []int{1}, stderr: "ended at 3.4s of 14s; 3 of 4 expectations not evaluated", wall: 10 * time.Second, rssMB: 200},

@@ -53,7 +53,7 @@ func (c *newCmd) Run() error {
 		return badInput(err)
 	}
 	if err := writeNew(dir, files); err != nil {
-		return badInput(err)
+		return err
 	}
 	outln(ui.F("new.wrote", dir, c.Name, ui.Family(c.Family)))
 	if lab.checkout == "" {
@@ -233,14 +233,17 @@ func scaffoldFiles(family algos.Family, name string, lab labRef) (map[string][]b
 // outside dir is touched; a failure removes what it made.
 func writeNew(dir string, files map[string][]byte) (err error) {
 	if _, err := os.Lstat(dir); err == nil {
-		return fmt.Errorf("--dir %s: already exists; expected a new directory (new never writes into an existing one)", dir)
+		return badInput(fmt.Errorf("--dir %s: already exists; expected a new directory (new never writes into an existing one)", dir))
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil {
+		if diskError(err) {
+			return ioError(dir, err)
+		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return fmt.Errorf("--dir %s: %v; expected a new directory in an existing one", dir, err)
+		return badInput(fmt.Errorf("--dir %s: %v; expected a new directory in an existing one", dir, err))
 	}
 	defer func() {
 		if err != nil {
@@ -250,10 +253,10 @@ func writeNew(dir string, files map[string][]byte) (err error) {
 	for path, data := range files {
 		full := filepath.Join(dir, filepath.FromSlash(path))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
+			return ioError(filepath.Dir(full), err) // a disk that is full or read-only: exit 3
 		}
 		if err := os.WriteFile(full, data, 0o644); err != nil {
-			return err
+			return ioError(full, err)
 		}
 	}
 	return nil
