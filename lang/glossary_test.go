@@ -30,6 +30,7 @@ var glossary = []struct {
 	{Pt, "meanwhile (Brazilian)", "enquanto isso", `entretanto`},
 	{Pt, "waiting (Brazilian)", "aguardando", `à espera`},
 	{Pt, "in progress (Brazilian)", "em andamento", `em curso`},
+	{Pt, "stop (a help text's verb; \"Para\" reads as \"for\")", "interromp", `^para (de|após|a execução)\b`},
 	{Pt, "pronoun before the verb (Brazilian)", "se elege", `\b\p{L}+-(se|lo|la|los|las|no|na|nos|nas)\b`},
 	{Es, "grant", "autoriza", `concesi[oó]n|\bpermisos?\b`},
 	{Es, "critical section", "sección crítica", `región crítica`},
@@ -37,6 +38,8 @@ var glossary = []struct {
 	{Es, "grid", "cuadrícula", `rejilla`},
 	{Es, "heal a partition", "reparar", `\bsanar\b|\bcurar\b`},
 	{Es, "dropped message (a whole label)", "descartado", `^perdid[ao]s$`},
+	{Es, "stop (a help text's verb; \"Para\" reads as \"for\")", "detiene", `^para (tras|de)\b`},
+	{Es, "join (imperative; \"una\" reads as an article)", "combine", `\buna las\b`},
 	{Es, "elects itself", "se autoproclama", `\bse elige\b`},
 }
 
