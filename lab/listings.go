@@ -76,11 +76,11 @@ type algosCmd struct{}
 
 // Run lists every algorithm, its family, description, source and parameters. The
 // family column is as wide as the longest family name in the reader's language
-// ("exclusão mútua").
+// ("exclusão mútua") and two spaces, so that no family runs into its description.
 func (algosCmd) Run() error {
-	width := 9 // as wide as "detector" and a space at least
+	width := 0
 	for _, f := range []algos.Family{algos.Detector, algos.Election, algos.Mutex} {
-		width = max(width, utf8.RuneCountInString(ui.Family(string(f))))
+		width = max(width, utf8.RuneCountInString(ui.Family(string(f)))+1)
 	}
 	pad := func(s string) string { return s + strings.Repeat(" ", width-utf8.RuneCountInString(s)) }
 	indent := strings.Repeat(" ", 15) + pad("")

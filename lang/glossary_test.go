@@ -31,7 +31,7 @@ var glossary = []struct {
 	{Pt, "waiting (Brazilian)", "aguardando", `à espera`},
 	{Pt, "in progress (Brazilian)", "em andamento", `em curso`},
 	{Pt, "stop (a help text's verb; \"Para\" reads as \"for\")", "interromp", `^para (de|após|a execução)\b`},
-	{Pt, "pronoun before the verb (Brazilian)", "se elege", `\b\p{L}+-(se|lo|la|los|las|no|na|nos|nas)\b`},
+	{Pt, "pronoun before the verb (Brazilian)", "se elege", `\b\p{L}+-(se|lo|la|los|las|no|na|nos|nas)\b|[\p{L}\p{N},] \p{L}+-(o|a|os|as)\b`},
 	{Es, "grant", "autoriza", `concesi[oó]n|\bpermisos?\b`},
 	{Es, "critical section", "sección crítica", `región crítica`},
 	{Es, "a monitored process (peer)", "proceso vigilado", `\bpar\b`},

@@ -180,6 +180,15 @@ func (l Lang) Latency(s string) string {
 	return strings.TrimSpace(l.Word(dist) + " " + rest)
 }
 
+// Count is key's text for n things: key+".one" when n is 1, key+".many" with n
+// otherwise ("1 sample", "3 samples").
+func (l Lang) Count(key string, n int) string {
+	if n == 1 {
+		return l.T(key + ".one")
+	}
+	return l.F(key+".many", n)
+}
+
 // Or returns the text for key in l when the English catalog has key, and fallback
 // otherwise: for names known at run time (alert kinds, roles).
 func (l Lang) Or(key, fallback string) string {

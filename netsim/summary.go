@@ -307,7 +307,7 @@ func (s *Summary) PrintIn(out io.Writer, l lang.Lang) {
 	}
 	if m := s.Mutex; s.Family == string(algos.Mutex) {
 		fmt.Fprintf(out, "\n"+l.T("sim.cs")+"\n",
-			m.Entries, m.MeanWaitMS, m.MaxWaitMS, m.MeanSyncMS, m.SyncSamples)
+			m.Entries, m.MeanWaitMS, m.MaxWaitMS, m.MeanSyncMS, l.Count("sim.samples", m.SyncSamples))
 		fmt.Fprintf(out, l.T("sim.perentry")+"\n", fmtPer(m.PerEntry))
 	}
 	fmt.Fprintf(out, "\n"+l.T("sim.alerts")+"\n", len(s.Alerts))

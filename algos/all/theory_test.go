@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/clusterlab/clusterlab/algos"
+	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/node"
 )
 
@@ -193,4 +194,27 @@ func (e *expr) factor() float64 {
 	e.ok = false
 	e.i = len(e.s) + 1 // stop: not a formula in N alone
 	return 0
+}
+
+// Every figure's label and source, over all the configurations figures tries (more
+// than the presets run: sweeps reach them), has its Portuguese and Spanish, so
+// that a sweep report's theory reads in the reader's language.
+func TestTheoryTranslated(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range figures(t) {
+		for _, s := range []string{f.Label, f.Source} {
+			if seen[s] {
+				continue
+			}
+			seen[s] = true
+			for _, l := range lang.All[1:] {
+				if !l.HasPhrase(s) {
+					t.Errorf("%s: no translation of %q: add it to lang/phrases.go", l, s)
+				}
+			}
+		}
+	}
+	if len(seen) < 30 {
+		t.Errorf("only %d texts", len(seen))
+	}
 }
