@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -9,6 +10,9 @@ import (
 
 	"github.com/clusterlab/clusterlab/lang"
 )
+
+// placeholderToken is a placeholder kong writes in a help: <file>, =DIR.
+var placeholderToken = regexp.MustCompile(`<[a-z-]+>|=[A-Z][A-Z0-9-]*\b`)
 
 // helpText is what `clusterlab ARGS --help` prints in l, from the real command
 // line (a copy of cli).
@@ -57,6 +61,13 @@ func TestHelpLanguages(t *testing.T) {
 			for _, k := range lang.Keys("help.") {
 				if e := fold(lang.En.T(k)); strings.Contains(out, e) {
 					t.Errorf("%s: clusterlab %s --help still says %q (%s)", l, strings.Join(args, " "), e, k)
+				}
+			}
+			// kong's placeholders (<file>, --out=DIR, …) in l's words; a letter
+			// (=N), =A-B and =DPI read the same in every language.
+			for _, ph := range placeholderToken.FindAllString(en, -1) {
+				if len(ph) > 2 && ph != "=A-B" && ph != "=DPI" && regexp.MustCompile(regexp.QuoteMeta(ph)+`([^\p{L}\p{N}-]|$)`).MatchString(out) {
+					t.Errorf("%s: clusterlab %s --help keeps the placeholder %s", l, strings.Join(args, " "), ph)
 				}
 			}
 			if !strings.HasPrefix(out, l.T("help.usage")+" clusterlab") || !strings.Contains(out, l.T("help.flags")) {

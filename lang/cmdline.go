@@ -14,7 +14,20 @@ import (
 
 // placeholderRe finds kong's placeholders: a flag's value after "=", a positional
 // argument or the command in angle brackets, and [flags].
-var placeholderRe = regexp.MustCompile(`=(STRING|INT|FLOAT-64|FILE|DIR|FORMAT|LANG|DURATION|SEED|TABLE|OUT)\b|<(command|file|dirs)>|\[flags\]`)
+var placeholderRe = regexp.MustCompile(`=(STRING|INT|FLOAT-64|FILE|DIR|FORMAT|LANG|DURATION|SEED|TABLE|OUT|KIND|CLASS|PATH|AXIS)\b|<(command|file|dirs|dir|family|name|scenario)>|\[flags\]`)
+
+// The placeholders of the commands added since en.go's list (explore, check, grade,
+// new).
+func init() {
+	extend(map[Lang]map[string]string{
+		En: {"ph.KIND": "KIND", "ph.CLASS": "CLASS", "ph.PATH": "PATH", "ph.AXIS": "AXIS",
+			"ph.<dir>": "<dir>", "ph.<family>": "<family>", "ph.<name>": "<name>", "ph.<scenario>": "<scenario>"},
+		Pt: {"ph.KIND": "TIPO", "ph.CLASS": "CLASSE", "ph.PATH": "CAMINHO", "ph.AXIS": "EIXO",
+			"ph.<dir>": "<pasta>", "ph.<family>": "<família>", "ph.<name>": "<nome>", "ph.<scenario>": "<cenário>"},
+		Es: {"ph.KIND": "TIPO", "ph.CLASS": "CLASE", "ph.PATH": "RUTA", "ph.AXIS": "EJE",
+			"ph.<dir>": "<carpeta>", "ph.<family>": "<familia>", "ph.<name>": "<nombre>", "ph.<scenario>": "<escenario>"},
+	})
+}
 
 // placeholder is token's text in l: "FILE" is "ph.FILE" in the catalogs,
 // "<file>" is "ph.<file>".
@@ -22,41 +35,39 @@ func (l Lang) placeholder(token string) string {
 	return l.Or("ph."+token, token)
 }
 
-// Placeholders replaces kong's placeholders in s with l's. Where a placeholder is
-// followed by the padding that aligns a column of help, the padding takes up the
-// difference in width, so the column stays where kong put it.
+// Placeholders replaces kong's placeholders in s with l's. On a line of help whose
+// text starts after a gap of two spaces or more (a flag and its description), the
+// gap takes up the difference in width, so the column stays where kong put it.
 func (l Lang) Placeholders(s string) string {
 	if l == En || l == "" {
 		return s
 	}
-	var b strings.Builder
-	last := 0
-	for _, m := range placeholderRe.FindAllStringSubmatchIndex(s, -1) {
-		b.WriteString(s[last:m[0]])
-		old := s[m[0]:m[1]]
-		var repl string
-		switch {
-		case m[2] >= 0:
-			repl = "=" + l.placeholder(s[m[2]:m[3]])
-		default:
-			repl = l.placeholder(old)
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		repl := placeholderRe.ReplaceAllStringFunc(line, func(old string) string {
+			if name, ok := strings.CutPrefix(old, "="); ok {
+				return "=" + l.placeholder(name)
+			}
+			return l.placeholder(old)
+		})
+		if repl == line {
+			continue
 		}
-		b.WriteString(repl)
-		last = m[1]
-		// Padding: two spaces or more after the placeholder.
-		pad := 0
-		for last+pad < len(s) && s[last+pad] == ' ' {
-			pad++
+		if m := helpColumn.FindStringSubmatchIndex(line); m != nil {
+			col := utf8.RuneCountInString(line[:m[5]])
+			if n := helpColumn.FindStringSubmatchIndex(repl); n != nil {
+				width := utf8.RuneCountInString(repl[:n[3]])
+				repl = repl[:n[3]] + strings.Repeat(" ", max(col-width, 2)) + repl[n[5]:]
+			}
 		}
-		if pad >= 2 {
-			want := max(pad+utf8.RuneCountInString(old)-utf8.RuneCountInString(repl), 2)
-			b.WriteString(strings.Repeat(" ", want))
-			last += pad
-		}
+		lines[i] = repl
 	}
-	b.WriteString(s[last:])
-	return b.String()
+	return strings.Join(lines, "\n")
 }
+
+// helpColumn finds a help line's second column: the text before it (group 1) and
+// the gap of two spaces or more before it (group 2).
+var helpColumn = regexp.MustCompile(`^(\s*\S(?:\S| \S)*)( {2,})\S`)
 
 // parseErrors are kong's parse errors, as kong words them, and the catalog key of
 // each: its groups fill the key's text in order ("%[2]s" where a text reorders

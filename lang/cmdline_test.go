@@ -40,6 +40,16 @@ func TestPlaceholders(t *testing.T) {
 	if a, b := col(lines[0], "Coordinators"), col(lines[1], "Probability"); a != b || !strings.Contains(got, "--n=ENTERO") {
 		t.Errorf("columns moved or placeholder left:\n%s", got)
 	}
+	// A placeholder inside a flag's value (AXIS in --cell=AXIS=V,…): the gap
+	// after the whole value takes up the difference.
+	in2 := "      --cell=AXIS=V,…      Record a run.\n      --seed=S             Seed.\n  <family>    The family.\n  <name>      The name.\n"
+	got2 := strings.Split(lang.Pt.Placeholders(in2), "\n")
+	if a, b := col(got2[0], "Record"), col(got2[1], "Seed"); a != b || !strings.Contains(got2[0], "--cell=EIXO=V,…") {
+		t.Errorf("columns moved or placeholder left:\n%s", strings.Join(got2, "\n"))
+	}
+	if a, b := col(got2[2], "The family"), col(got2[3], "The name"); a != b || !strings.Contains(got2[2], "<família>") {
+		t.Errorf("columns moved or placeholder left:\n%s", strings.Join(got2, "\n"))
+	}
 	if lang.En.Placeholders(in) != in {
 		t.Errorf("English changed")
 	}
