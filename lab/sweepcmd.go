@@ -201,12 +201,7 @@ func sweepOutcome(stdout io.Writer, out *sweep.Outcome, err error) error {
 }
 
 // runsText is "1 run", "2 runs" in the reader's language.
-func runsText(n int) string {
-	if n == 1 {
-		return ui.T("sweep.run.one")
-	}
-	return ui.F("sweep.run.many", n)
-}
+func runsText(n int) string { return ui.Count("sweep.run", n) }
 
 // stoppedBy names the signal that stopped a command: SIGINT, SIGTERM, SIGHUP.
 func stoppedBy(in *interrupts) string {

@@ -37,7 +37,7 @@ func (p *Plan) report(o *outputs, figs []figure, info reportInfo) []byte {
 		}
 		fmt.Fprintf(&b, "| %s | %s |\n", cell("`"+a.Key+"`"), cell(strings.Join(vs, ", ")))
 	}
-	fmt.Fprintf(&b, "\n%s\n\n", ui.F("sweep.report.counts", p.seedsLine(), p.CellCount(), len(p.SeedList), p.Total(), o.runs, o.passed, o.completed))
+	fmt.Fprintf(&b, "\n%s\n\n", ui.F("sweep.report.counts", p.seedsLine(), ui.Count("sweep.cells", p.CellCount()), ui.Count("sweep.seeds", len(p.SeedList)), ui.Count("sweep.run", p.Total()), o.runs, o.passed, o.completed))
 	if info.stopped != "" {
 		fmt.Fprintf(&b, "> %s\n\n", ui.F("sweep.report.stopped", info.stopped, o.runs, p.Total()))
 	}
@@ -143,12 +143,7 @@ func (p *Plan) cutHint(c cutoff) string {
 }
 
 // nRuns is "1 run", "2 runs" in the report's language.
-func (p *Plan) nRuns(n int) string {
-	if n == 1 {
-		return p.ui.T("sweep.run.one")
-	}
-	return p.ui.F("sweep.run.many", n)
-}
+func (p *Plan) nRuns(n int) string { return p.ui.Count("sweep.run", n) }
 
 // description is the sweep's description in the report's language, on one line.
 func (p *Plan) description() string {
