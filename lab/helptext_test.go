@@ -64,9 +64,9 @@ func TestHelpLanguages(t *testing.T) {
 				}
 			}
 			// kong's placeholders (<file>, --out=DIR, …) in l's words; a letter
-			// (=N), =A-B and =DPI read the same in every language.
+			// (=N, <a>), =A-B and =DPI read the same in every language.
 			for _, ph := range placeholderToken.FindAllString(en, -1) {
-				if len(ph) > 2 && ph != "=A-B" && ph != "=DPI" && regexp.MustCompile(regexp.QuoteMeta(ph)+`([^\p{L}\p{N}-]|$)`).MatchString(out) {
+				if name := strings.Trim(ph, "=<>"); len(name) > 1 && name != "A-B" && name != "DPI" && regexp.MustCompile(regexp.QuoteMeta(ph)+`([^\p{L}\p{N}-]|$)`).MatchString(out) {
 					t.Errorf("%s: clusterlab %s --help keeps the placeholder %s", l, strings.Join(args, " "), ph)
 				}
 			}

@@ -109,6 +109,10 @@ var errorPhrases = map[string][2]string{
 	"to":                                             {"a", "a"},
 }
 
+// keyLists are the phrases after which an error lists the user's own keys (axes,
+// metrics): the rest of the line stays as the user types it.
+var keyLists []string
+
 // errorWords are the phrases, longest first, as patterns that match a whole phrase
 // (not the inside of a word) and not a key being assigned (`to = "n2"`).
 var errorWords = sync.OnceValue(func() []*regexp.Regexp {
@@ -153,9 +157,9 @@ func isWordChar(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
-// quotedOrKey is what Error leaves alone: a quoted text, a `code` span, or a key
-// followed by " =" (a key is the user's word).
-var quotedOrKey = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`|\\b[a-z_][a-z_.0-9\\[\\]]* =")
+// quotedOrKey is what Error leaves alone: a quoted text, a `code` span, a key
+// followed by " =", or key=value (a cell's axis): a key is the user's word.
+var quotedOrKey = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`|\\b[a-z_][a-z_.0-9\\[\\]]* =|\\b[a-z_][a-z_.0-9]*=[^\\s,]*")
 
 // Error words an English error line in l; English is kept as it is.
 func (l Lang) Error(s string) string {
@@ -166,6 +170,14 @@ func (l Lang) Error(s string) string {
 	if l == Es {
 		i = 1
 	}
+	// A list of the user's keys (axes, metrics) after one of keyLists stays.
+	tail := ""
+	for _, k := range keyLists {
+		if i := strings.Index(s, k); i >= 0 {
+			s, tail = s[:i+len(k)], s[i+len(k):]
+			break
+		}
+	}
 	// Translate between the parts that stay.
 	var b strings.Builder
 	last := 0
@@ -175,7 +187,7 @@ func (l Lang) Error(s string) string {
 		last = m[1]
 	}
 	b.WriteString(l.errorText(s[last:], i))
-	return b.String()
+	return b.String() + tail
 }
 
 func (l Lang) errorText(s string, i int) string {

@@ -3,6 +3,7 @@ package lang
 // The phrases of the sweep, sweep merge and calc commands' bad-input lines (see
 // Error), added to the error phrases where the sweep's texts live.
 func init() {
+	keyLists = append(keyLists, "one of the axes:", "one of the metrics:", "other axes than x:")
 	for en, t := range map[string][2]string{
 		"a byte-order mark (U+FEFF)":                          {"uma marca de ordem de bytes (U+FEFF)", "una marca de orden de bytes (U+FEFF)"},
 		"TOML without it: save the file as UTF-8 without BOM": {"TOML sem ela: salve o arquivo como UTF-8 sem BOM", "TOML sin ella: guarde el archivo como UTF-8 sin BOM"},
@@ -35,6 +36,8 @@ func init() {
 		"--record FILE as well (they record one run of the sweep)":      {"também --record FILE (eles gravam uma execução da varredura)", "también --record FILE (graban una ejecución del barrido)"},
 		"--run N (the run column of results.csv), or --cell and --seed": {"--run N (a coluna run de results.csv), ou --cell e --seed", "--run N (la columna run de results.csv), o --cell y --seed"},
 		"either --run or --cell and --seed, not both":                   {"--run ou então --cell e --seed, não ambos", "--run o bien --cell y --seed, no ambos"},
+		"one of them":                                                   {"um deles", "uno de ellos"},
+		"unknown parameter":                                             {"o parâmetro desconhecido", "el parámetro desconocido"},
 		"one of them, not both":                                         {"um deles, não ambos", "uno de ellos, no ambos"},
 		"a run of results.csv:":                                         {"uma execução de results.csv:", "una ejecución de results.csv:"},
 		"a cell number from 0 to":                                       {"um número de célula de 0 a", "un número de celda de 0 a"},
