@@ -8,7 +8,7 @@ import (
 
 // mainOutput runs the command line in-process and returns what it wrote to stdout
 // and stderr, and its exit code.
-func mainOutput(t *testing.T, args ...string) (stdout, stderr string, code int) {
+func mainOutput(t *testing.T, args ...string) (outText, errText string, code int) {
 	t.Helper()
 	dir := t.TempDir()
 	out, err := os.Create(filepath.Join(dir, "stdout"))
@@ -21,10 +21,10 @@ func mainOutput(t *testing.T, args ...string) (stdout, stderr string, code int) 
 		t.Fatal(err)
 	}
 	defer errf.Close()
-	so, se := os.Stdout, os.Stderr
-	os.Stdout, os.Stderr = out, errf
+	so, se, sw := os.Stdout, os.Stderr, stdout
+	os.Stdout, os.Stderr, stdout = out, errf, &checkedWriter{w: out}
 	code = Main(args)
-	os.Stdout, os.Stderr = so, se
+	os.Stdout, os.Stderr, stdout = so, se, sw
 	o, _ := os.ReadFile(out.Name())
 	e, _ := os.ReadFile(errf.Name())
 	return string(o), string(e), code

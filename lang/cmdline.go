@@ -14,17 +14,17 @@ import (
 
 // placeholderRe finds kong's placeholders: a flag's value after "=", a positional
 // argument or the command in angle brackets, and [flags].
-var placeholderRe = regexp.MustCompile(`=(STRING|INT|FLOAT-64|FILE|DIR|FORMAT|LANG|DURATION|SEED|TABLE|OUT|KIND|CLASS|PATH|AXIS)\b|<(command|file|dirs|dir|family|name|scenario)>|\[flags\]`)
+var placeholderRe = regexp.MustCompile(`=(STRING|INT|FLOAT-64|FILE|DIR|FORMAT|LANG|DURATION|SEED|TABLE|OUT|KIND|CLASS|PATH|AXIS|SIZE)\b|<(command|file|dirs|dir|family|name|scenario)>|\[flags\]`)
 
 // The placeholders of the commands added since en.go's list (explore, check, grade,
 // new).
 func init() {
 	extend(map[Lang]map[string]string{
-		En: {"ph.KIND": "KIND", "ph.CLASS": "CLASS", "ph.PATH": "PATH", "ph.AXIS": "AXIS",
+		En: {"ph.KIND": "KIND", "ph.CLASS": "CLASS", "ph.PATH": "PATH", "ph.AXIS": "AXIS", "ph.SIZE": "SIZE",
 			"ph.<dir>": "<dir>", "ph.<family>": "<family>", "ph.<name>": "<name>", "ph.<scenario>": "<scenario>"},
-		Pt: {"ph.KIND": "TIPO", "ph.CLASS": "CLASSE", "ph.PATH": "CAMINHO", "ph.AXIS": "EIXO",
+		Pt: {"ph.KIND": "TIPO", "ph.CLASS": "CLASSE", "ph.PATH": "CAMINHO", "ph.AXIS": "EIXO", "ph.SIZE": "TAMANHO",
 			"ph.<dir>": "<pasta>", "ph.<family>": "<família>", "ph.<name>": "<nome>", "ph.<scenario>": "<cenário>"},
-		Es: {"ph.KIND": "TIPO", "ph.CLASS": "CLASE", "ph.PATH": "RUTA", "ph.AXIS": "EJE",
+		Es: {"ph.KIND": "TIPO", "ph.CLASS": "CLASE", "ph.PATH": "RUTA", "ph.AXIS": "EJE", "ph.SIZE": "TAMAÑO",
 			"ph.<dir>": "<carpeta>", "ph.<family>": "<familia>", "ph.<name>": "<nombre>", "ph.<scenario>": "<escenario>"},
 	})
 }

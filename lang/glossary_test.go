@@ -30,7 +30,7 @@ var glossary = []struct {
 	{Pt, "meanwhile (Brazilian)", "enquanto isso", `entretanto`},
 	{Pt, "waiting (Brazilian)", "aguardando", `à espera`},
 	{Pt, "in progress (Brazilian)", "em andamento", `em curso`},
-	{Pt, "stop (a help text's verb; \"Para\" reads as \"for\")", "interromp", `^para (de|após|a execução)\b`},
+	{Pt, "stop (a help text's verb; \"Para\" reads as \"for\")", "interromp", `^para (de|após|a execução)\b|: para com\b`},
 	{Pt, "pronoun before the verb (Brazilian)", "se elege", `\b\p{L}+-(se|lo|la|los|las|no|na|nos|nas)\b|[\p{L}\p{N},] \p{L}+-(o|a|os|as)\b`},
 	{Es, "grant", "autoriza", `concesi[oó]n|\bpermisos?\b`},
 	{Es, "critical section", "sección crítica", `región crítica`},

@@ -16,7 +16,7 @@ func init() {
 			"md.incomplete.expect":        "%d das suas %d expectativas não foram avaliadas (`clusterlab verify --require-complete` reprova uma gravação assim).",
 			"md.atend":                    "fim",
 			"help.verify.requirecomplete": "Para avaliação: falha também (saída 1) uma gravação que confere mas terminou antes do until do cenário, ou cujas expectativas não foram todas avaliadas.",
-			"help.maxmemory":              "Orçamento de memória: para com saída 3 e uma linha, em vez de esgotar a memória, quando o heap passaria deste tamanho (como 2GiB ou 1500MiB; padrão: 2GiB, ou menos numa máquina menor: um quarto da memória dela, um terço do ulimit -v).",
+			"help.maxmemory":              "Orçamento de memória: interrompe com saída 3 e uma linha, em vez de esgotar a memória, quando o heap passaria deste tamanho (como 2GiB ou 1500MiB; padrão: 2GiB, ou menos numa máquina menor: um quarto da memória dela, um terço do ulimit -v).",
 		},
 		Es: {
 			"md.incomplete.end":           "La grabación termina en %s de los %s del escenario.",
