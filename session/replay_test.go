@@ -30,20 +30,29 @@ func foldFresh(t *testing.T, path string, n int) *trace.Snapshot {
 	return st.Snapshot()
 }
 
+// openTimed opens a replay of path and waits for its timeout bars, which it must
+// find.
+func openTimed(t *testing.T, path string) *Replay {
+	t.Helper()
+	r, err := OpenReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-r.TimersRan()
+	if r.timers.Load() == nil {
+		r.Close()
+		t.Fatalf("%s: no timers for the bars: %s", path, r.Note())
+	}
+	return r
+}
+
 // TestReplaySeek seeks back and forth and checks each snapshot against a fold from
 // the start.
 func TestReplaySeek(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.jsonl")
 	recordPreset(t, "dp-gst", path)
-	r, err := OpenReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openTimed(t, path)
 	defer r.Close()
-	<-r.TimersRan()
-	if r.timers.Load() == nil {
-		t.Fatalf("no timers for the bars: %s", r.Note())
-	}
 	if r.Len() < checkpointEvery+1000 {
 		t.Fatalf("only %d events: too few to cross checkpoints", r.Len())
 	}

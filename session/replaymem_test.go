@@ -27,15 +27,8 @@ func TestReplayHoldsNoLines(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := liveHeap()
-		r, err := OpenReplay(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := openTimed(t, path)
 		defer r.Close()
-		<-r.TimersRan()
-		if r.timers.Load() == nil {
-			t.Fatalf("%s: no timeout bars: %s", path, r.Note())
-		}
 		r.SeekTime(r.End() / 2)
 		all := liveHeap() - before
 		r.mu.Lock()
