@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -230,8 +231,46 @@ func untemplate(args []string) []string {
 	return out
 }
 
-// buildBinary builds clusterlab into a new temporary directory and returns both.
-func buildBinary(t *testing.T) (dir, bin string) { return clitest.BuildBinary(t, "..") }
+// builtBinary is the clusterlab command, built once for all the package's tests:
+// fifteen of them run it, and a link takes seconds, tens of them on a loaded
+// machine (the package's tests passed their ten minutes at a load of 40).
+var builtBinary struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// checkout is the module's root, found before any test changes the working
+// directory.
+var labRoot, _ = filepath.Abs("..")
+
+// buildBinary returns the clusterlab command, built once, and a new temporary
+// directory for the test to run it in.
+func buildBinary(t *testing.T) (dir, bin string) {
+	t.Helper()
+	b := &builtBinary
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "clusterlab-bin-"); b.err != nil {
+			return
+		}
+		b.bin = filepath.Join(b.dir, "clusterlab")
+		if out, err := exec.Command("go", "build", "-o", b.bin, labRoot).CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return t.TempDir(), b.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBinary.dir != "" {
+		os.RemoveAll(builtBinary.dir)
+	}
+	os.Exit(code)
+}
 
 func writeFile(t *testing.T, path, text string) { clitest.WriteFile(t, path, text) }
 
