@@ -63,6 +63,7 @@ type Live struct {
 	// that it pauses just after each story line (a scripted marker) too
 	pauseAt    time.Duration
 	storyStops bool
+	forked     *ForkedFrom // where a fork came from (Fork), or nil
 }
 
 // LiveOptions configure a live session.
@@ -75,18 +76,28 @@ type LiveOptions struct {
 
 // NewLive starts the world for s and its loop.
 func NewLive(s *presets.Scenario, cfg netsim.Config, opts LiveOptions) (*Live, error) {
-	l := &Live{scn: s, cfg: cfg, step: time.Millisecond, cmds: make(chan func(), 64), wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{}), speed: opts.Speed, paused: opts.Paused}
-	if opts.Record != "" {
+	return newLive(s, cfg, opts, func(l *Live) error {
+		if opts.Record == "" {
+			return l.startWorld(nil)
+		}
 		// Written to NAME.partial until the recording ends (CreateRecording).
 		out, err := CreateRecording(opts.Record, opts.Force)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := l.startWorld(out); err != nil {
 			out.Abort()
-			return nil, err
+			return err
 		}
-	} else if err := l.startWorld(nil); err != nil {
+		return nil
+	})
+}
+
+// newLive makes a live session whose world start builds (see startWorld), and
+// starts its loop.
+func newLive(s *presets.Scenario, cfg netsim.Config, opts LiveOptions, start func(*Live) error) (*Live, error) {
+	l := &Live{scn: s, cfg: cfg, step: time.Millisecond, cmds: make(chan func(), 64), wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{}), speed: opts.Speed, paused: opts.Paused}
+	if err := start(l); err != nil {
 		return nil, err
 	}
 	l.publish()
