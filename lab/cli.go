@@ -247,7 +247,11 @@ func (c *replayCmd) Run() error {
 	r.SetSpeed(c.Speed)
 	openAtAlert(r, c.AtAlert)
 	seed := r.Header.Seed
-	return tui.Run(r, tui.Options{Title: r.Header.Info.Name, Seed: &seed, File: c.File, Lang: ui})
+	fk := &forkable{Replay: r, file: c.File}
+	sig := catchSignals()
+	defer sig.stop()
+	err = tui.Run(fk, tui.Options{Title: r.Header.Info.Name, Seed: &seed, File: c.File, Lang: ui, Context: sig.ctx})
+	return closeFork(fk.live, sig, err)
 }
 
 type verifyCmd struct {

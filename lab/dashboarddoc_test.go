@@ -43,7 +43,7 @@ func TestDashboardPage(t *testing.T) {
 		glyphs = append(glyphs, strings.Fields(lang.En.T(k))[0])
 	}
 	for _, k := range []string{"tui.glyph.timeline", "tui.glyph.traffic", "tui.glyph.suspects", "tui.glyph.topology",
-		"tui.glyph.history", "tui.glyph.replay", "tui.glyph.header"} {
+		"tui.glyph.history", "tui.glyph.replay", "tui.glyph.header", "tui.glyph.message"} {
 		_, items, _ := strings.Cut(lang.En.T(k), ":")
 		for _, item := range strings.Split(strings.TrimSpace(items), "  ") {
 			glyphs = append(glyphs, strings.Fields(item)[0])

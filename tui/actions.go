@@ -25,7 +25,7 @@ type action struct {
 func (m *Model) actionGroups() [][]action {
 	k := &m.keys
 	play := []action{{&k.Events, (*Model).stepEvents}, {&k.Seconds, (*Model).seekSecond}, {&k.Marks, (*Model).seekMark},
-		{&k.Jump, (*Model).openJump}, {&k.Start, (*Model).seekStart}, {&k.Finish, (*Model).seekFinish}}
+		{&k.Jump, (*Model).openJump}, {&k.Start, (*Model).seekStart}, {&k.Finish, (*Model).seekFinish}, {&k.Fork, (*Model).fork}}
 	run := []action{{&k.Pause, (*Model).togglePause}, {&k.Step, (*Model).step}, {&k.Faster, (*Model).faster},
 		{&k.Slower, (*Model).slower}, {&k.StoryPause, (*Model).toggleStoryPause}, {&k.Record, (*Model).record}}
 	if m.seek != nil {
@@ -37,6 +37,8 @@ func (m *Model) actionGroups() [][]action {
 		play,
 		{{&k.Select, (*Model).selectDigit}, {&k.SelectID, (*Model).openPick}, {&k.Crash, onSelected("crash %s")},
 			{&k.Revive, onSelected("recover %s")}, {&k.Slow, (*Model).toggleSlow}, {&k.Isolate, (*Model).toggleIsolate}},
+		{{&k.Message, (*Model).selectMessage}, {&k.Drop, onMessage("drop #%d")}, {&k.Delay, (*Model).openDelay},
+			{&k.Deliver, onMessage("deliver #%d")}},
 		{{&k.Partition, (*Model).openPartition}, {&k.Heal, doing("heal")}, {&k.GST, doing("gst")},
 			{&k.Election, (*Model).requestElection}, {&k.CS, (*Model).requestCS}, {&k.Marker, (*Model).putMarker}},
 		run,
@@ -290,6 +292,10 @@ func (m *Model) quit(tea.KeyPressMsg) tea.Cmd {
 		} else {
 			m.say(m.st.T("tui.say.saved")+" "+name+"; "+m.st.T("tui.say.qagain"), false)
 		}
+		return nil
+	}
+	if m.forked() && m.c.Recording() != "" {
+		m.mode = modeForkQuit
 		return nil
 	}
 	if m.c.Recording() != "" {

@@ -40,6 +40,10 @@ type board struct {
 	sel    int  // the selected node's index
 	hover  int  // the node under the pointer, as index + 1; 0 for none
 	replay bool // a recording is played back
+	// msg is the selected message in flight (its mid; 0 for none), and msgTo
+	// its receiver
+	msg   uint64
+	msgTo node.ID
 }
 
 // selected is the selected node's view, if there is a picture.

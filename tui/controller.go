@@ -62,6 +62,23 @@ type StoryStopper interface {
 	SetStoryStops(on bool)
 }
 
+// Forker is a replay that can go on live from the instant it shows (f, issue
+// 30): Fork returns the live session, paused just after virtual time at (µs),
+// which the dashboard drives from then on.
+type Forker interface {
+	Fork(at int64) (Controller, error)
+}
+
+// ForkSaver is a live session forked from a recording. It records from the
+// start into a file of its own (ForkFile) that SaveFork renames and DiscardFork
+// removes; ForkedFrom names the recording and the time it went on from.
+type ForkSaver interface {
+	ForkedFrom() (file string, at int64, ok bool)
+	ForkFile() string
+	SaveFork(name string) error
+	DiscardFork()
+}
+
 // Queuer is a Controller that can take an action without waiting for the
 // simulation to apply it: the dashboard then never waits on a busy world, and the
 // effect shows when the world gets to it.

@@ -34,6 +34,7 @@ type headerState struct {
 	writing bool
 	replay  bool   // a recording is played back
 	file    string // the recording, if known
+	fork    string // "forked from FILE at T", for a fork
 	// stopped is why the run stopped before its end (an event storm), or ""
 	stopped string
 	// rate is how fast virtual time really passes (Pacer), and behind says that
@@ -99,6 +100,9 @@ func (p *headerPane) View(s *trace.Snapshot, h headerState) string {
 	}
 	if h.file != "" {
 		parts = append(parts, part{st.Header.Render(st.T("tui.hdr.file") + " " + h.file), 1})
+	}
+	if h.fork != "" {
+		parts = append(parts, part{st.Paused.Render(h.fork), 0})
 	}
 	// drop the least important parts until the line fits
 	for prio := 5; prio >= 1; prio-- {

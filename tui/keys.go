@@ -42,6 +42,15 @@ type KeyMap struct {
 	Quit       key.Binding
 	Interrupt  key.Binding
 
+	// A message in flight (issue 30): select one, then drop, delay or deliver it
+	// next. Live only: a replay's [ and ] seek.
+	Message key.Binding // [ and ]: the previous or next message in flight
+	Drop    key.Binding // x
+	Delay   key.Binding // d
+	Deliver key.Binding // !
+	// Fork (f, replay only): the replay becomes a live run at the instant shown.
+	Fork key.Binding
+
 	// Replay only (ReplayKeyMap): seeking in a recording.
 	Events  key.Binding // ←/→ one event back or forward
 	Seconds key.Binding // [ and ]: ±1 s of virtual time
@@ -96,6 +105,11 @@ func DefaultKeyMap() KeyMap {
 		Help:       b("?", "help", "?"),
 		Quit:       b("q", "quit", "q"),
 		Interrupt:  b("ctrl+c", "quit now", "ctrl+c"),
+		Message:    b("[/]", "message in flight", "[", "]"),
+		Drop:       b("x", "drop it", "x"),
+		Delay:      b("d", "delay it", "d"),
+		Deliver:    b("!", "deliver it next", "!"),
+		Fork:       b("f", "fork: what if?", "f"),
 
 		ScrollUp:   b("↑/k", "back", "up", "k"),
 		ScrollDown: b("↓/j", "forward", "down", "j"),
@@ -126,7 +140,8 @@ func ReplayKeyMap() KeyMap {
 		r.SetEnabled(true)
 	}
 	for _, b := range []*key.Binding{&k.Crash, &k.Revive, &k.Slow, &k.Isolate, &k.Partition, &k.Heal,
-		&k.GST, &k.Election, &k.CS, &k.Command, &k.Record, &k.Marker, &k.Step} {
+		&k.GST, &k.Election, &k.CS, &k.Command, &k.Record, &k.Marker, &k.Step,
+		&k.Message, &k.Drop, &k.Delay, &k.Deliver} {
 		b.SetEnabled(false)
 	}
 	k.Move = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "select node"))
@@ -169,6 +184,11 @@ func (k *KeyMap) localize(l lang.Lang, replay bool) {
 		{&k.Help, "tui.key.help"},
 		{&k.Quit, "tui.key.quit"},
 		{&k.Interrupt, "tui.key.interrupt"},
+		{&k.Message, "tui.key.message"},
+		{&k.Drop, "tui.key.drop"},
+		{&k.Delay, "tui.key.delay"},
+		{&k.Deliver, "tui.key.deliver"},
+		{&k.Fork, "tui.key.fork"},
 		{&k.ScrollUp, "tui.key.scrollup"},
 		{&k.ScrollDown, "tui.key.scrolldown"},
 		{&k.PageUp, "tui.key.pageup"},
@@ -191,5 +211,5 @@ func (k *KeyMap) localize(l lang.Lang, replay bool) {
 
 // replayOnly is the bindings that mean something only in a replay.
 func (k *KeyMap) replayOnly() []*key.Binding {
-	return []*key.Binding{&k.Events, &k.Seconds, &k.Marks, &k.Jump, &k.Start, &k.Finish}
+	return []*key.Binding{&k.Events, &k.Seconds, &k.Marks, &k.Jump, &k.Start, &k.Finish, &k.Fork}
 }

@@ -86,7 +86,7 @@ func legendLine(st *Styles, set legendItem, w int) string {
 // glyphSections are the help's glyph sections after the cards': each a catalog
 // key whose text lists a pane's glyphs, two spaces apart.
 var glyphSections = []string{"tui.glyph.timeline", "tui.glyph.traffic", "tui.glyph.suspects", "tui.glyph.topology",
-	"tui.glyph.history", "tui.glyph.replay", "tui.glyph.header"}
+	"tui.glyph.history", "tui.glyph.replay", "tui.glyph.header", "tui.glyph.message"}
 
 // glyphHelp is every glyph and abbreviation the dashboard draws, by pane, wrapped
 // to w cells, for the full help: the cards' (the legend's), then each pane's, and

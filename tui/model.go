@@ -131,6 +131,9 @@ type Model struct {
 	cmd  promptLine // the `:` command line
 	jump promptLine // replay: `g`
 	pick promptLine // `#`: a node id
+	// d: by how long to delay the selected message; q in a fork: the name to
+	// save it under
+	delay, save promptLine
 
 	seek     Seeker // nil unless replaying
 	rs       replayState
@@ -159,6 +162,8 @@ type Model struct {
 	lastMarker uint64
 	// recordQuestion is R's question about a long past (modeRecord)
 	recordQuestion string
+	// quitting is set once a fork is saved: the dashboard quits
+	quitting bool
 
 	header   headerPane
 	place    *placePane // the nodes' cards, or the topology or history in their place
@@ -206,6 +211,8 @@ func New(c Controller, opts Options) *Model {
 		cmd:      newPromptLine(":", st.T("tui.prompt.command"), st.Lang.F("tui.prompt.toolong", lineLimit)),
 		jump:     newPromptLine(st.T("tui.prompt.jump"), "12.5s · 3s · 1500ms", st.Lang.F("tui.prompt.toolong", lineLimit)),
 		pick:     newPromptLine(st.T("tui.prompt.select"), st.T("tui.prompt.selecthint"), st.Lang.F("tui.prompt.toolong", lineLimit)),
+		delay:    newPromptLine("", "30ms · 1s", st.Lang.F("tui.prompt.toolong", lineLimit)),
+		save:     newPromptLine(st.T("tui.prompt.savefork"), "fork.jsonl", st.Lang.F("tui.prompt.toolong", lineLimit)),
 		header:   headerPane{st: st},
 		progress: progressPane{st: st},
 		w:        80, h: 24,
@@ -320,6 +327,7 @@ func (m *Model) refresh() {
 			}
 		}
 	}
+	m.forgetLanded()
 	if m.seek != nil {
 		m.rs.pull(m.seek)
 		if !m.hs.paused && m.rs.atEnd() {
@@ -573,6 +581,9 @@ func (m *Model) selectID(id int) bool {
 
 // pickID selects the node whose id was typed after `#`.
 func (m *Model) pickID(line string) error {
+	if strings.HasPrefix(line, "#") {
+		return m.pickMessageID(line)
+	}
 	id, err := strconv.Atoi(strings.TrimPrefix(line, "n"))
 	if err != nil || !m.selectID(id) {
 		return fmt.Errorf("found %q, expected the id of a node", line)
@@ -660,7 +671,7 @@ func (m *Model) bottomLines() []string {
 // with `? help • q quit` (or a mode's own keys), however narrow the terminal,
 // dropping other keys first.
 func (m *Model) keyBar() []string {
-	k := barKey{m.w, m.h, m.focus, m.help.ShowAll, m.helpPage, m.mode, m.hs.paused, m.place.view}
+	k := barKey{m.w, m.h, m.focus, m.help.ShowAll, m.helpPage, m.mode, m.hs.paused, m.place.view, m.b.msg != 0, m.seek != nil}
 	if m.bar.lines == nil || m.bar.key != k {
 		m.bar.key, m.bar.lines = k, m.makeKeyBar()
 	}
@@ -677,6 +688,8 @@ type barKey struct {
 	mode     mode
 	paused   bool
 	view     nodesView
+	msg      bool // a message is selected
+	replay   bool // a replay, not yet forked
 }
 
 func (m *Model) makeKeyBar() []string {
@@ -726,8 +739,11 @@ func (m *Model) shortKeys() []key.Binding {
 		out = append(out, m.panes[m.focus].ShortHelp()...)
 	}
 	switch {
+	case m.b.msg != 0:
+		// a message selected: what can be done with it
+		out = append(out, k.Drop, k.Delay, k.Deliver, k.Message, k.Pause)
 	case m.seek != nil:
-		out = append(out, k.Pause, k.Events, k.Seconds, k.Marks, k.Jump, k.Start, k.Finish)
+		out = append(out, k.Pause, k.Events, k.Seconds, k.Marks, k.Jump, k.Start, k.Finish, k.Fork)
 	case m.hs.paused:
 		out = append(out, withDesc(k.Pause, m.st.T("tui.key.resume")), k.Step, k.Select, k.Crash, k.Revive, k.Command, k.Focus)
 	case m.focus != paneNodes:

@@ -21,7 +21,10 @@ const (
 	modeConfirm        // quit while recording?
 	modeRecord         // R on a long past: write it?
 	modeJump           // replay: the `g` jump to a time
-	modeSelect         // `#`: select a node by any id
+	modeSelect         // `#`: select a node by any id, or a message (#165)
+	modeDelay          // d: delay the selected message by how long?
+	modeForkQuit       // q in a fork: save it?
+	modeForkSave       // the name to save a fork under
 )
 
 // lineLimit is the longest line a prompt takes: a paste of ten kilobytes into `:`
@@ -31,6 +34,7 @@ const lineLimit = 1000
 // modeKeys are the keys of the modes, as their key bars show them.
 type modeKeys struct {
 	Submit, Cancel, Recall, Toggle, Yes, No key.Binding
+	Discard                                 key.Binding
 	HelpNext, HelpClose                     key.Binding
 }
 
@@ -45,6 +49,7 @@ func newModeKeys(l interface{ T(string) string }) modeKeys {
 		Toggle:    b("space", "tui.part.toggle", "space"),
 		Yes:       b("y", "tui.mode.yes", "y", "Y", "enter"),
 		No:        b("n", "tui.mode.no", "n", "N", "esc"),
+		Discard:   b("n", "tui.mode.no", "n", "N"),
 		HelpNext:  b("?", "tui.mode.helpnext", "?"),
 		HelpClose: b("esc/q", "tui.mode.helpclose", "esc", "q"),
 	}
@@ -80,6 +85,16 @@ func (m *Model) modeKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return true, m.promptKey(msg, m.jumpTo)
 	case modeSelect:
 		return true, m.promptKey(msg, m.pickID)
+	case modeDelay:
+		return true, m.promptKey(msg, m.delayBy)
+	case modeForkSave:
+		cmd := m.promptKey(msg, m.saveFork)
+		if m.quitting {
+			return true, tea.Quit
+		}
+		return true, cmd
+	case modeForkQuit:
+		return true, m.forkQuitKey(msg)
 	case modeFilter:
 		done, cmd := m.traffic.filterKey(msg)
 		if done {
@@ -178,6 +193,10 @@ func (m *Model) prompt() *promptLine {
 		return &m.jump
 	case modeSelect:
 		return &m.pick
+	case modeDelay:
+		return &m.delay
+	case modeForkSave:
+		return &m.save
 	}
 	return nil
 }
@@ -187,8 +206,13 @@ func (m *Model) prompt() *promptLine {
 func (m *Model) modeLine() (string, []key.Binding) {
 	st, mk := m.st, &m.mkeys
 	switch m.mode {
-	case modeCommand, modeSelect:
+	case modeCommand, modeSelect, modeDelay:
 		return m.prompt().View(st), []key.Binding{mk.Submit, mk.Recall, mk.Cancel}
+	case modeForkSave:
+		return m.prompt().View(st), []key.Binding{withDesc(mk.Submit, st.T("tui.fork.saveit")), mk.Cancel}
+	case modeForkQuit:
+		return st.Recording.Render(st.T("tui.fork.quit")), []key.Binding{withDesc(mk.Yes, st.T("tui.fork.name")),
+			withDesc(mk.Discard, st.T("tui.fork.discard")), withDesc(mk.Cancel, st.T("tui.fork.stay"))}
 	case modeJump:
 		return m.prompt().View(st), []key.Binding{mk.Submit, mk.Recall, mk.Cancel}
 	case modePartition:

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -87,6 +88,29 @@ type topoHit struct {
 	// the table beside the circle: its first column (0 when there is none), the
 	// node on its first line and how many nodes it lists, one a line
 	tableX, tableFirst, tableRows int
+	// msgs is where the messages in flight were drawn
+	msgs []msgHit
+}
+
+// msgHit is a message in flight drawn on the circle, for a click.
+type msgHit struct {
+	at point
+	f  flight
+}
+
+// messageAt is the message in flight drawn at (x, y) of the topology pane's box.
+// A message drawn on a node's cell is under the node: a click there is the node's.
+func (p *topoPane) messageAt(x, y int) (flight, bool) {
+	at := point{x - 1, y - 1}
+	if slices.Contains(p.drawn.pos, at) {
+		return flight{}, false
+	}
+	for _, h := range p.drawn.msgs {
+		if h.at == at {
+			return h.f, true
+		}
+	}
+	return flight{}, false
 }
 
 // nodeAt is the index of the node drawn at (x, y) of the topology pane's box: its
@@ -260,6 +284,13 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 				}
 			}
 			return nil
+		}
+		if m.place.view == viewTopology && m.seek == nil && ev.Button == tea.MouseLeft && m.mode == modeNormal {
+			// a message's letter on the circle selects the message (issue 30)
+			if f, ok := m.place.topo.messageAt(x, y); ok {
+				m.pickMessage(f)
+				return nil
+			}
 		}
 		i, ok := m.place.nodeAt(x, y)
 		if !ok {

@@ -56,6 +56,9 @@ type nodesPane struct {
 	left map[node.ID]int64
 	// label leads the title: which recording the diff view shows ("A · ")
 	label string
+	// recv is "◂#165" while a message in flight is selected, and to its receiver
+	recv string
+	to   node.ID
 }
 
 // justLeft reports whether n is drawn as having just left the critical section.
@@ -193,10 +196,21 @@ func (p *nodesPane) move(sel int, dir string) int {
 
 // nodeMarks is the view state the cards need besides the snapshot.
 type nodeMarks struct {
-	sel       int
+	sel int
+	// to receives the selected message in flight, msg (0: none)
+	to        node.ID
+	msg       uint64
 	hover     int // the node under the pointer, as index + 1; 0 for none
 	partition bool
 	sideA     map[node.ID]bool
+}
+
+// recvMark is " ◂#165" on the card of the selected message's receiver, else "".
+func (p *nodesPane) recvMark(n trace.NodeView) string {
+	if p.recv == "" || n.ID != p.to {
+		return ""
+	}
+	return " " + p.recv
 }
 
 // draw renders the pane, with the legend of what its cards show in its bottom
@@ -211,6 +225,10 @@ func (p *nodesPane) draw(s *trace.Snapshot, m nodeMarks) string {
 		title += " · " + nodeSummary(p.st.Lang, s.Nodes[m.sel], s.Info.Family, s.T)
 	}
 	p.used = 0
+	p.recv = ""
+	if m.msg != 0 {
+		p.recv, p.to = "◂#"+strconv.FormatUint(m.msg, 10), m.to
+	}
 	f := newCardFacts(s)
 	var lines []string
 	g := levelGeoms[p.level]
@@ -467,7 +485,7 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, f *cardFacts) []stri
 		}
 		id := n.ID.String()
 		if p.level == levelLine {
-			l1 := mark + id + " " + g
+			l1 := mark + id + " " + g + p.recvMark(n)
 			if f.family == "mutex" {
 				if cs := p.csText(n, f); cs != "" {
 					l1 += " " + cs
@@ -482,7 +500,7 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, f *cardFacts) []stri
 			}
 			return []string{p.cardStyle(n, sel, sideA).Render(fit(l1, p.cw))}
 		}
-		l1 := mark + id + " " + upText(st.Lang, n)
+		l1 := mark + id + p.recvMark(n) + " " + upText(st.Lang, n)
 		if leads {
 			l1 += " ★"
 			p.used |= lgLeader
@@ -560,6 +578,10 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, f *cardFacts) []stri
 	if leads || (n.Up && n.Status.Role == "holder") {
 		titleS = st.Lead.Render(title)
 	}
+	if r := p.recvMark(n); r != "" {
+		// the receiver of the selected message: said in its title
+		titleS += st.Selected.Render(r[1:] + " ")
+	}
 	right := ""
 	if g := groupLetter(n.Group); g != "" {
 		right = gs.Bold(true).Render(g)
@@ -570,7 +592,7 @@ func (p *nodesPane) card(n trace.NodeView, sel, sideA bool, f *cardFacts) []stri
 	if sideA {
 		right = st.SideA.Render("A")
 	}
-	fill := iw - ansi.StringWidth(title) - ansi.StringWidth(right) - 1
+	fill := iw - ansi.StringWidth(titleS) - ansi.StringWidth(right) - 1
 	if right != "" {
 		fill--
 	}

@@ -61,12 +61,13 @@ func (p *placePane) View() string {
 	switch p.view {
 	case viewTopology:
 		p.topo.left, p.topo.hold, p.topo.hover = p.b.left, p.b.hold, p.b.hover
+		p.topo.msg = p.b.msg
 		return p.topo.draw(s, p.b.sel, p.focused)
 	case viewHistory:
 		return p.hist.draw(s, p.b.sel, p.focused)
 	}
 	p.nodes.left = p.b.left
-	return p.nodes.draw(s, nodeMarks{sel: p.b.sel, hover: p.b.hover, partition: p.partition, sideA: p.sideA})
+	return p.nodes.draw(s, nodeMarks{sel: p.b.sel, hover: p.b.hover, partition: p.partition, sideA: p.sideA, to: p.b.msgTo, msg: p.b.msg})
 }
 
 // nodeAt is the node drawn at (x, y) of the place's box: a card, a node on the

@@ -19,6 +19,8 @@ type promptLine struct {
 	histIdx int
 	// tooLong is what the line says when a key would take it past lineLimit
 	tooLong string
+	// label, when set, replaces the prompt as it opens (d's "delay #165 by ")
+	label string
 }
 
 func newPromptLine(prompt, placeholder, tooLong string) promptLine {
@@ -33,6 +35,9 @@ func newPromptLine(prompt, placeholder, tooLong string) promptLine {
 // open empties the line and focuses it.
 func (p *promptLine) open() tea.Cmd {
 	p.err = ""
+	if p.label != "" {
+		p.in.Prompt = p.label
+	}
 	p.in.SetValue("")
 	p.histIdx = len(p.history)
 	return p.in.Focus()

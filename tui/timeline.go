@@ -104,6 +104,7 @@ const (
 	clLead
 	clDown
 	clMuted
+	clSel // the selected message in flight
 	clGroup
 )
 
@@ -197,10 +198,18 @@ func (p *timelinePane) View() string {
 		clLead:  pn.lead,
 		clDown:  pn.down,
 		clMuted: pn.muted,
+		clSel:   penOf(st.Selected),
 	}
 	rows := p.rows(s)
 	end := p.scroll.end(func(i int) uint64 { return rowKey(rows[i]) }, len(rows))
 	room := ih - 1
+	// the selected message in flight, on a line of its own at the foot
+	flying, fly := p.selectedFlight(s)
+	if fly && p.scroll.anchor == 0 {
+		room--
+	} else {
+		fly = false
+	}
 	picked := rows[max(end-room, 0):end]
 	for i := len(picked) - 1; i >= 0; i-- {
 		p.drawn = append(p.drawn, picked[i])
@@ -281,6 +290,14 @@ func (p *timelinePane) View() string {
 		cv := canvas(r)
 		p.draw(cv, r, ln, s)
 		lines = append(lines, pn.muted.paint(leftPad(fmtT(r.T), timeW-1)+" ")+render(cv))
+	}
+	if fly {
+		cv := blankCanvas()
+		if newest != nil {
+			cv = canvas(newest)
+		}
+		p.flying(cv, flying, ln, s)
+		lines = append(lines, pn.muted.paint(leftPad(fmtT(flying.sent), timeW-1)+" ")+render(cv))
 	}
 	switch {
 	case p.scroll.anchor != 0 && len(rows) > 0:
@@ -388,9 +405,9 @@ func (p *timelinePane) message(cv *tlCanvas, r *trace.Row, ln lanes, s *trace.Sn
 	a, okA := ln.col[r.From]
 	b, okB := ln.col[r.To]
 	if !okA || !okB {
-		fate := " ✓"
-		if why != "" {
-			fate = why
+		fate := why
+		if r.Ev == trace.Deliver {
+			fate = " ✓"
 		}
 		cv.text(1, r.From.String()+"→"+r.To.String()+" "+label+fate, cl)
 		return
@@ -424,6 +441,40 @@ func (p *timelinePane) message(cv *tlCanvas, r *trace.Row, ln lanes, s *trace.Sn
 		if short := shortLabel(s.Info.Algorithm, msg, s.Types, span-2); short != "" {
 			cv.text(lo+2, short, cl)
 		}
+	}
+}
+
+// selectedFlight is the selected message, if it is in flight.
+func (p *timelinePane) selectedFlight(s *trace.Snapshot) (flight, bool) {
+	if p.b.msg == 0 {
+		return flight{}, false
+	}
+	for _, f := range inFlight(s) {
+		if f.mid == p.b.msg {
+			return f, true
+		}
+	}
+	return flight{}, false
+}
+
+// flying draws the selected message in flight, sent and not yet landed: its arrow
+// dotted (•┈┈▷) with its id and type, in the selection's style.
+func (p *timelinePane) flying(cv *tlCanvas, f flight, ln lanes, s *trace.Snapshot) {
+	r := trace.Row{Ev: trace.Send, From: f.from, To: f.to, Msg: node.Message{Type: "#" + strconv.FormatUint(f.mid, 10) + " " + f.typ}}
+	p.message(cv, &r, ln, s)
+	for i, c := range cv.c {
+		if c != clArrow {
+			continue
+		}
+		switch cv.r[i] {
+		case '─':
+			cv.r[i] = '┈'
+		case '▶':
+			cv.r[i] = '▷'
+		case '◀':
+			cv.r[i] = '◁'
+		}
+		cv.c[i] = clSel
 	}
 }
 

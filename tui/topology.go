@@ -38,6 +38,8 @@ type topoPane struct {
 	hold int64
 	// hover is the node under the pointer, as index + 1; 0 for none
 	hover int
+	// msg is the selected message in flight (board.msg)
+	msg uint64
 }
 
 // SetSize sets the pane's box.
@@ -259,6 +261,8 @@ type flight struct {
 	from, to node.ID
 	typ      string
 	frac     float64
+	mid      uint64
+	sent     int64 // when it was sent, µs
 }
 
 // flights lists the messages of the snapshot's recent events that are sent and not
@@ -294,7 +298,7 @@ func flights(s *trace.Snapshot, est, hold int64) (inFlight, bursts []flight) {
 			continue
 		}
 		f := float64(s.T-e.T) / float64(est)
-		inFlight = append(inFlight, flight{from: e.From, to: e.To, typ: msgType(e), frac: min(max(f, 0), 0.95)})
+		inFlight = append(inFlight, flight{from: e.From, to: e.To, typ: msgType(e), frac: min(max(f, 0), 0.95), mid: e.MID, sent: e.T})
 	}
 	return inFlight, bursts
 }
@@ -458,19 +462,28 @@ func (p *topoPane) draw(s *trace.Snapshot, sel int, focused bool) string {
 	}
 	shown := 0
 	types := []string{}
-	for i := 0; i < len(fl); i += stride {
+	for i := 0; i < len(fl); i++ {
 		f := fl[i]
+		if i%stride != 0 && f.mid != p.msg {
+			continue // the selected message is drawn whatever the stride
+		}
 		a, ok1 := index[f.from]
 		b, ok2 := index[f.to]
 		if !ok1 || !ok2 {
 			continue
 		}
-		q := lerp(pos[a], pos[b], f.frac)
+		frac, c := f.frac, typeColour(f.typ)
+		if f.mid == p.msg {
+			// the selected message off its ends, where the nodes would hide it
+			frac, c = min(max(frac, 0.2), 0.8), tcSel
+		}
+		q := lerp(pos[a], pos[b], frac)
 		g := letters[f.typ]
 		if g == 0 {
 			g = '•'
 		}
-		cv.set(q.x, q.y, g, typeColour(f.typ))
+		cv.set(q.x, q.y, g, c)
+		p.drawn.msgs = append(p.drawn.msgs, msgHit{q, f})
 		shown++
 		if len(types) < 6 && !slices.Contains(types, f.typ) {
 			types = append(types, f.typ)

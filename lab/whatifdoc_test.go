@@ -1,0 +1,173 @@
+package lab
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWhatIfPage runs docs/what-if.md as a student would, in one folder, in page
+// order: every shell line (with clusterlab on the PATH), each text block compared
+// with what the shell block before it printed; the fork in the dashboard, under
+// tmux, pressing the keys of the page's table in order; the scenario lines added
+// to a copy of the preset and run headless, whose events must be the fork's but
+// for who took the drop; and the dashboards of the last block opened and quit.
+func TestWhatIfPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs docs/what-if.md; skipped in -short mode")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: docs/what-if.md forks a replay in the dashboard")
+	}
+	page, _ := filepath.Abs("../docs/what-if.md")
+	dir, bin := buildBinary(t)
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
+	shell := func(line string) (string, error) {
+		cmd := exec.Command("bash", "-o", "pipefail", "-c", line)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "PATH="+path)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	var last string
+	forked := false
+	blocks := docBlocks(t, page)
+	for i, b := range blocks {
+		switch b.lang {
+		case "text":
+			if i > 0 && blocks[i-1].lang == "sh" && strings.TrimSpace(b.text) != strings.TrimSpace(last) {
+				t.Errorf("%s:%d: the page shows\n%s\nthe command prints\n%s", page, b.line, b.text, last)
+			}
+		case "toml":
+			preset, err := os.ReadFile("../presets/scenarios/bully-split-brain.toml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dir, "whatif.toml"), strings.Replace(string(preset), "name = \"bully-split-brain\"", "name = \"whatif\"", 1)+"\n"+b.text)
+			shell("clusterlab sim --file whatif.toml --record c.jsonl") // the preset's expectations may fail: the run changed
+			sameButBy(t, filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl"))
+		case "sh":
+			last = ""
+			for _, line := range strings.Split(strings.TrimSpace(b.text), "\n") {
+				args := strings.Fields(line)
+				if len(args) > 1 && args[0] == "clusterlab" && dashboard(args[1:]) {
+					if args[1] == "replay" && !forked {
+						forkInDashboard(t, dir, bin, args[1:], string(data))
+						forked = true
+					} else {
+						openDashboard(t, dir, bin, args[1:])
+					}
+					continue
+				}
+				out, err := shell(line)
+				if err != nil {
+					t.Fatalf("%s:%d: %s: %v\n%s", page, b.line, line, err, out)
+				}
+				last += out
+			}
+		}
+	}
+	if !forked {
+		t.Fatalf("%s never forks a replay", page)
+	}
+}
+
+// forkInDashboard opens the replay under tmux and presses the keys of the page's
+// table, row by row: each backquoted word of a row's first cell, a key by its
+// name (enter, space, ctrl+u) or text typed.
+func forkInDashboard(t *testing.T, dir, bin string, args []string, page string) {
+	t.Helper()
+	session := fmt.Sprintf("clusterlab-whatif-%d", os.Getpid())
+	tmux := func(a ...string) string {
+		out, _ := exec.Command("tmux", a...).CombinedOutput()
+		return string(out)
+	}
+	tmux(append([]string{"new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, "env", "TERM=xterm-256color", bin}, args...)...)
+	defer tmux("kill-session", "-t", session)
+	wait := func(what string, ok func(string) bool) {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for {
+			s := tmux("capture-pane", "-p", "-t", session)
+			if ok(s) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("docs/what-if.md: waiting for %s; screen:\n%s", what, s)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	wait("the replay", func(s string) bool { return strings.Contains(s, " │ t=") })
+	names := map[string]string{"enter": "Enter", "space": "space", "esc": "Escape", "ctrl+u": "C-u"}
+	rows := regexp.MustCompile("(?m)^\\| ((?:`[^`]+` ?)+)\\|(.*)\\|$").FindAllStringSubmatch(page, -1)
+	if len(rows) == 0 {
+		t.Fatal("docs/what-if.md has no table of keys")
+	}
+	for _, row := range rows {
+		for _, k := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(row[1], -1) {
+			if name, ok := names[k[1]]; ok {
+				tmux("send-keys", "-t", session, name)
+			} else {
+				tmux("send-keys", "-t", session, "-l", k[1])
+			}
+			time.Sleep(150 * time.Millisecond)
+		}
+		// what the row says comes, in backquotes, is on screen (but the
+		// saved fork, after which the dashboard is gone)
+		for _, said := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(row[2], -1) {
+			if strings.Contains(row[1], "b.jsonl") {
+				break
+			}
+			wait(said[1], func(s string) bool { return strings.Contains(s, said[1]) })
+		}
+		if strings.Contains(row[1], "space") {
+			wait("the pause at 12 s", func(s string) bool { return strings.Contains(s, "t=12.000s") && strings.Contains(s, "⏸ paused") })
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for exec.Command("tmux", "has-session", "-t", session).Run() == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("docs/what-if.md: the fork did not quit after its keys; screen:\n%s", tmux("capture-pane", "-p", "-t", session))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// sameButBy fails unless the recordings a and b have the same events, line for
+// line, but for an action's "by" (user in one, script in the other).
+func sameButBy(t *testing.T, a, b string) {
+	t.Helper()
+	read := func(p string) []string {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSpace(string(data)), "\n")
+	}
+	al, bl := read(a), read(b)
+	if len(al) != len(bl) {
+		t.Fatalf("%s has %d lines, %s %d", a, len(al), b, len(bl))
+	}
+	differ := 0
+	for i := 1; i < len(al)-1; i++ {
+		if al[i] == bl[i] {
+			continue
+		}
+		if strings.Replace(al[i], `"by":"user"`, `"by":"script"`, 1) != bl[i] {
+			t.Fatalf("line %d differs:\n %s\n %s", i+1, al[i], bl[i])
+		}
+		differ++
+	}
+	if differ != 1 {
+		t.Errorf("%d action lines differ by who took them, want the drop alone", differ)
+	}
+}

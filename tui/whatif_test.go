@@ -1,0 +1,252 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
+	"github.com/clusterlab/clusterlab/session"
+)
+
+// forkableReplay is a replay that forks as lab's does.
+type forkableReplay struct {
+	*session.Replay
+	file string
+	live *session.Live
+}
+
+func (f *forkableReplay) Fork(at int64) (Controller, error) {
+	l, err := session.Fork(f.file, at, session.LiveOptions{Speed: 1})
+	if err != nil {
+		return nil, err
+	}
+	f.live = l
+	return l, nil
+}
+
+// firstSent is the first message of type typ sent after t (µs) in a recording:
+// its id and time.
+func firstSent(t *testing.T, path, typ string, after int64) (uint64, int64) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d trace.Decoder
+	for _, l := range strings.Split(string(data), "\n")[1:] {
+		if e, err := d.Decode([]byte(l)); err == nil && e.Ev == trace.Send && e.Msg != nil && e.Msg.Type == typ && e.T > after {
+			return e.MID, e.T
+		}
+	}
+	t.Fatalf("no %s sent after %dµs in %s", typ, after, path)
+	return 0, 0
+}
+
+// TestWhatIfKeys: in a replay of bully-split-brain, g to the first COORDINATOR
+// sent after the partition, f forks a live run there (the header says from what
+// and when, the live keys replace the replay's), # and the message's id select
+// it (its dotted row at the timeline's foot, ◂#id on its receiver's card, its
+// letter in the selection's style in the topology), [ and ] go through the
+// messages in flight, d asks for a delay and x drops it, both as actions of the
+// grammar; q asks to save the fork, y names it, enter saves it and quits, and the
+// saved recording verifies (issue 30).
+func TestWhatIfKeys(t *testing.T) {
+	t.Chdir(t.TempDir())
+	r := recordPreset(t, "bully-split-brain")
+	path := r.Name
+	if path == "" {
+		t.Fatal("the replay does not name its file")
+	}
+	mid, at := firstSent(t, path, "COORDINATOR", 3_000_000)
+	fk := &forkableReplay{Replay: r, file: path}
+	m := New(fk, Options{Title: "bully-split-brain", File: path})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "]") // a replay's ] seeks: no message is selected
+	if m.b.msg != 0 {
+		t.Fatalf("] in a replay selected message #%d", m.b.msg)
+	}
+	press(m, "g")
+	m.jump.in.SetValue(strconv.FormatInt(at, 10) + "us")
+	press(m, "enter", "f")
+	if fk.live == nil || m.seek != nil {
+		t.Fatalf("f did not fork: %s", m.flash)
+	}
+	defer fk.live.Close()
+	s := plain(m.Render())
+	if want := "forked from " + shortPath(path) + " at " + fmtT(at); m.hs.fork != want || !strings.Contains(strings.Split(s, "\n")[0], "forked from ") {
+		t.Errorf("the header does not say %q:\n%s", want, strings.Split(s, "\n")[0])
+	}
+	id := "#" + strconv.FormatUint(mid, 10)
+	press(m, "#")
+	m.pick.in.SetValue(id)
+	press(m, "enter")
+	if m.b.msg != mid {
+		t.Fatalf("# %s selected #%d: %s", id, m.b.msg, m.flash)
+	}
+	s = plain(m.Render())
+	if bar := strings.Split(strings.TrimRight(s, "\n"), "\n"); !strings.Contains(bar[len(bar)-1], "x drop it") {
+		t.Errorf("the key bar does not say what x does to the selected message: %q", bar[len(bar)-1])
+	}
+	if !strings.Contains(s, id+" COORDINATOR") || !strings.Contains(s, "┈") {
+		t.Errorf("the timeline does not draw %s on its way:\n%s", id, s)
+	}
+	if c := cards(s)["n1"]; !strings.Contains(s, "n1 ◂"+id) {
+		t.Errorf("n1's card, the receiver's, does not say ◂%s: %q", id, c)
+	}
+	press(m, "v") // the topology: the message's letter in the selection's style
+	if ansi := m.Render(); !strings.Contains(ansi, penOf(m.st.Selected).paint("C")) {
+		t.Errorf("the topology does not draw the selected COORDINATOR as selected:\n%s", plain(ansi))
+	}
+	// a click on the message's letter, as last drawn, selects it
+	box := m.boxes()[paneNodes]
+	m.b.msg = 0
+	for _, h := range m.place.topo.drawn.msgs {
+		if h.f.mid == mid {
+			m.Update(tea.MouseClickMsg{X: box.x + h.at.x + 1, Y: box.y + h.at.y + 1, Button: tea.MouseLeft})
+		}
+	}
+	if m.b.msg != mid {
+		t.Errorf("a click on %s's letter selected #%d", id, m.b.msg)
+	}
+	press(m, "v")
+	fl := inFlight(m.snap)
+	press(m, "]")
+	if i := slices.IndexFunc(fl, func(f flight) bool { return f.mid == mid }); i < 0 || m.b.msg != fl[(i+1)%len(fl)].mid {
+		t.Errorf("] from %s selected #%d; in flight %v", id, m.b.msg, fl)
+	}
+	press(m, "[")
+	if m.b.msg != mid {
+		t.Errorf("[ did not go back to %s: #%d", id, m.b.msg)
+	}
+	press(m, "d")
+	if m.mode != modeDelay {
+		t.Fatalf("d opened mode %v", m.mode)
+	}
+	press(m, "esc", "x")
+	waitActions(t, fk.live, "drop "+id)
+	if m.b.msg != 0 {
+		t.Errorf("the dropped message is still selected")
+	}
+	press(m, "q")
+	if m.mode != modeForkQuit {
+		t.Fatalf("q in a fork: mode %v", m.mode)
+	}
+	press(m, "y")
+	if m.mode != modeForkSave || !strings.HasPrefix(m.save.in.Value(), "bully-split-brain-fork-") {
+		t.Fatalf("y: mode %v, name %q", m.mode, m.save.in.Value())
+	}
+	m.save.in.SetValue("b.jsonl")
+	_, cmd := m.Update(keyMsg("enter"))
+	if cmd == nil {
+		t.Fatal("enter saved the fork but did not quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Errorf("enter after the name gives %T, want a quit", cmd())
+	}
+	v, err := session.Verify(context.Background(), "b.jsonl", session.VerifyOptions{})
+	if err != nil || !v.OK {
+		t.Fatalf("the saved fork does not verify: %v %+v", err, v)
+	}
+	if left, _ := filepath.Glob("bully-split-brain-fork-*"); len(left) != 0 {
+		t.Errorf("the fork's own file is left: %v", left)
+	}
+}
+
+// waitActions waits until the live session has taken the user action want.
+func waitActions(t *testing.T, l *session.Live, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var got []string
+		for _, a := range l.UserActions() {
+			got = append(got, a.Action.String())
+		}
+		if slices.Contains(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session took %q, not %q", got, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestMessageKeysAct: with two messages in flight, ] selects the first sent and
+// then the second, [ goes back, and x, d 30ms and ! act on the one selected
+// through the action grammar; without a selection or once it has landed, they
+// say why and do nothing; the # prompt refuses an id not in flight (issue 30).
+func TestMessageKeysAct(t *testing.T) {
+	f := newFake(3, "bully", "election")
+	f.mu.Lock()
+	el := node.Message{Type: "ELECTION"}
+	for i, to := range []node.ID{2, 3} {
+		f.t += 1000
+		f.emit(trace.Event{Ev: trace.Send, From: 1, To: to, MID: uint64(900 + i), Msg: &el})
+	}
+	f.publish()
+	f.mu.Unlock()
+	m := New(f, Options{Title: "bully"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "x")
+	if len(f.Calls()) != 0 || !strings.Contains(m.flash, "no message selected") {
+		t.Fatalf("x with nothing selected: calls %q, says %q", f.Calls(), m.flash)
+	}
+	press(m, "]")
+	if m.b.msg != 900 {
+		t.Fatalf("] selected #%d, want #900, the first sent", m.b.msg)
+	}
+	press(m, "]", "]")
+	if m.b.msg != 900 {
+		t.Fatalf("] ] from #900 selected #%d, want #900 again (two in flight)", m.b.msg)
+	}
+	press(m, "[")
+	if m.b.msg != 901 {
+		t.Fatalf("[ from #900 selected #%d, want #901 (around)", m.b.msg)
+	}
+	press(m, "d")
+	m.delay.in.SetValue("30ms")
+	press(m, "enter")
+	press(m, "]", "!")
+	press(m, "]", "x")
+	want := []string{"delay #901 30ms", "deliver #900", "drop #900"}
+	if got := f.Calls(); !slices.Equal(got, want) {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+	press(m, "#")
+	m.pick.in.SetValue("#77")
+	press(m, "enter")
+	if m.mode != modeSelect || !strings.Contains(m.pick.err, "#77 is not in flight") {
+		t.Errorf("# #77: mode %v, error %q", m.mode, m.pick.err)
+	}
+}
+
+// TestQuitRecordingNotAFork: q in a live run that records, and was not forked,
+// asks the recording's question, not a fork's (every live session can save a
+// fork; only a fork has one to save).
+func TestQuitRecordingNotAFork(t *testing.T) {
+	t.Chdir(t.TempDir())
+	s, cfg, err := session.Open(session.Source{Preset: "bully"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := session.NewLive(s, cfg, session.LiveOptions{Record: "r.jsonl", Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	m := New(l, Options{Title: "bully"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "q")
+	if m.mode != modeConfirm {
+		t.Errorf("q while recording: mode %v, want the recording's question", m.mode)
+	}
+}
