@@ -81,7 +81,7 @@ var en = map[string]string{
 	"tui.prompt.command":      "crash n3 · partition n1,n2 | n3,n4,n5 · set loss 0.2 · marker \"text\"",
 	"tui.prompt.jump":         "jump to ",
 	"tui.prompt.select":       "select node ",
-	"tui.prompt.selecthint":   "n12 or 12, then enter",
+	"tui.prompt.selecthint":   "n12 or 12, or a message in flight: #165; then enter",
 	"tui.mark.noleader":       "no live leader",
 	"tui.mark.leader":         "leader",
 	"tui.mark.enters":         "enters CS",

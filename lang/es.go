@@ -78,7 +78,7 @@ var es = map[string]string{
 	"tui.prompt.command":      "crash n3 · partition n1,n2 | n3,n4,n5 · set loss 0.2 · marker \"texto\"",
 	"tui.prompt.jump":         "ir a ",
 	"tui.prompt.select":       "seleccionar nodo ",
-	"tui.prompt.selecthint":   "n12 o 12, luego enter",
+	"tui.prompt.selecthint":   "n12 o 12, o un mensaje en tránsito: #165; luego enter",
 	"tui.mark.noleader":       "ningún líder vivo",
 	"tui.mark.leader":         "líder",
 	"tui.mark.enters":         "entra en la SC",

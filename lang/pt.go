@@ -78,7 +78,7 @@ var pt = map[string]string{
 	"tui.prompt.command":      "crash n3 · partition n1,n2 | n3,n4,n5 · set loss 0.2 · marker \"texto\"",
 	"tui.prompt.jump":         "ir para ",
 	"tui.prompt.select":       "selecionar nó ",
-	"tui.prompt.selecthint":   "n12 ou 12, depois enter",
+	"tui.prompt.selecthint":   "n12 ou 12, ou uma mensagem em trânsito: #165; depois enter",
 	"tui.mark.noleader":       "nenhum líder vivo",
 	"tui.mark.leader":         "líder",
 	"tui.mark.enters":         "entra na RC",
