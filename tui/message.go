@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -111,7 +112,7 @@ func (m *Model) pickMessageID(line string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%s", m.st.Lang.F("tui.say.notflying", id))
+	return errors.New(m.st.Lang.F("tui.say.notflying", id))
 }
 
 // onMessage applies an action to the selected message: format names its id.
@@ -155,7 +156,7 @@ func (m *Model) openDelay(tea.KeyPressMsg) tea.Cmd {
 func (m *Model) delayBy(line string) error {
 	f, ok := m.selectedFlight()
 	if !ok {
-		return fmt.Errorf("%s", m.st.Lang.F("tui.say.notflying", m.b.msg))
+		return errors.New(m.st.Lang.F("tui.say.notflying", m.b.msg))
 	}
 	if err := m.command("delay #" + strconv.FormatUint(f.mid, 10) + " " + strings.TrimSpace(line)); err != nil {
 		return err
@@ -240,7 +241,7 @@ func (m *Model) forkQuitKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) saveFork(name string) error {
 	fs, ok := m.c.(ForkSaver)
 	if !ok {
-		return fmt.Errorf("%s", m.st.T("tui.say.noforking"))
+		return errors.New(m.st.T("tui.say.noforking"))
 	}
 	if err := fs.SaveFork(name); err != nil {
 		return err
