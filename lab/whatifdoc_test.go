@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -68,8 +69,19 @@ func TestWhatIfPage(t *testing.T) {
 					continue
 				}
 				out, err := shell(line)
-				if err != nil {
-					t.Fatalf("%s:%d: %s: %v\n%s", page, b.line, line, err, out)
+				code := 0
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				want := 0
+				if m := regexp.MustCompile(`# exits (\d)`).FindStringSubmatch(line); m != nil {
+					want = int(m[1][0] - '0')
+				}
+				if code != want {
+					t.Fatalf("%s:%d: %s: exit %d, the page says %d\n%s", page, b.line, line, code, want, out)
 				}
 				last += out
 			}
