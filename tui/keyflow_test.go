@@ -224,3 +224,40 @@ func TestSmallerThings(t *testing.T) {
 		t.Errorf("the down n5's title: %q", title)
 	}
 }
+
+// TestIsolateToggles: i cuts the selected node off, and i again heals it when it
+// is the network's only fault; with a partition standing too, i says that h heals
+// them all instead of healing the partition behind the user's back (issue 23,
+// smaller: i was not a toggle).
+func TestIsolateToggles(t *testing.T) {
+	f := newFake(5, "bully", "election")
+	m := sized(f, 160, 48)
+	press(m, "3", "i")
+	m.refresh()
+	press(m, "i")
+	if got, want := f.Calls(), []string{"isolate n3", "heal"}; !slices.Equal(got, want) {
+		t.Fatalf("i, i on n3: calls %q, want %q", got, want)
+	}
+	m.refresh()
+	press(m, "i")
+	must(f.Do("partition n1,n2 | n3,n4,n5"))
+	m.refresh()
+	n := len(f.Calls())
+	press(m, "i")
+	if len(f.Calls()) != n || !strings.Contains(m.flash, "h heals them all") {
+		t.Errorf("i on an isolated n3 beside a partition: calls %q, says %q", f.Calls()[n:], m.flash)
+	}
+}
+
+// TestSelectPromptReads: # opens a prompt that reads "select node n12 or 12", not
+// the prompt and its placeholder run together (issue 23, smaller: it read
+// "select nany node id").
+func TestSelectPromptReads(t *testing.T) {
+	m := sized(scenario(5, "bully", "election"), 120, 40)
+	press(m, "#")
+	lines := strings.Split(plain(m.Render()), "\n")
+	prompt := lines[len(lines)-2]
+	if !strings.Contains(prompt, "select node n12 or 12") || strings.Contains(prompt, "nany") {
+		t.Errorf("the # prompt reads %q", prompt)
+	}
+}
