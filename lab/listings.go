@@ -12,13 +12,13 @@ import (
 	"github.com/clusterlab/clusterlab/presets"
 )
 
-type presetsCmd struct {
+type presetsListCmd struct {
 	Notes bool `help:"${help_presets_notes}"`
 }
 
 // Run lists the presets by chapter of the course: failure detectors, election,
 // mutual exclusion; with --notes, the worked examples of the notes, by section.
-func (c presetsCmd) Run() error {
+func (c presetsListCmd) Run() error {
 	if c.Notes {
 		return c.notes()
 	}
@@ -47,7 +47,7 @@ func (c presetsCmd) Run() error {
 // notes lists the presets that reproduce a worked example of the course notes,
 // under the section they come from (notes 003, "Algoritmo do YoYo"), sections in
 // the order of the notes' files, then of their titles.
-func (presetsCmd) notes() error {
+func (presetsListCmd) notes() error {
 	type entry struct{ file, titles, line string }
 	var entries []entry
 	for _, name := range presets.Names() {
