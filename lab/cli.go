@@ -313,6 +313,7 @@ type cmdLine struct {
 	Explore exploreCmd `cmd:"" help:"${help_cmd_explore}"`
 	Shrink  shrinkCmd  `cmd:"" help:"${help_cmd_shrink}"`
 	Diff    diffCmd    `cmd:"" help:"${help_cmd_diff}"`
+	Help    helpCmd    `cmd:"" help:"${help_cmd_help}"`
 }
 
 // args is the command line Main was given, for the outputs that name the command

@@ -80,6 +80,11 @@ func helpPrinter(l lang.Lang) kong.HelpPrinter {
 			return l.T("help." + strings.ToLower(strings.TrimSuffix(m, ":")))
 		})
 		s = l.Placeholders(s)
+		command := ""
+		if n := ctx.Selected(); n != nil {
+			command = strings.Fields(n.Path())[0]
+		}
+		s = strings.TrimRight(s, "\n") + "\n\n" + guideLine(l, command) + "\n"
 		if _, werr := out.Write([]byte(s)); err == nil {
 			err = werr
 		}

@@ -46,7 +46,8 @@ func helpText(t *testing.T, l lang.Lang, args ...string) string {
 func TestHelpLanguages(t *testing.T) {
 	commands := [][]string{nil, {"run"}, {"replay"}, {"sim"}, {"presets"}, {"algos"}, {"verify"},
 		{"export"}, {"sweep"}, {"calc"}, {"sweep", "run"}, {"sweep", "merge"}, {"sweeps"}, {"calc", "pv"},
-		{"new"}, {"check"}, {"grade"}, {"explore"}, {"explore", "run"}, {"explore", "merge"}, {"shrink"}, {"diff"}}
+		{"new"}, {"check"}, {"grade"}, {"explore"}, {"explore", "run"}, {"explore", "merge"}, {"shrink"}, {"diff"},
+		{"presets", "show"}, {"presets", "list"}, {"help"}}
 	fold := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	seen := map[string]bool{}
 	for _, args := range commands {

@@ -31,9 +31,8 @@ func (c presetsShowCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	return printing(func(w io.Writer) error {
-		return showPreset(w, c.Name, s.Algorithm, data)
-	})
+	// The embedded preset is the binary's own text: printed as it is.
+	return showPreset(stdout, c.Name, s.Algorithm, data)
 }
 
 // commented are the tables whose first header gets a comment.

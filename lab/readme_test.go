@@ -7,34 +7,32 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/clusterlab/clusterlab/grading"
 	"github.com/clusterlab/clusterlab/internal/clitest"
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/presets"
+	"github.com/clusterlab/clusterlab/sweep"
 )
 
-// The README is part of the product: every scenario, sweep file and command it shows
-// must work as shown. This test reads README.md, writes its TOML blocks to the files
-// its commands name, and runs every `clusterlab` command in document order in one
-// directory, so that `sim --record hw.jsonl` comes before `verify hw.jsonl`.
+// The README and the pages of docs/ are part of the product: every scenario, sweep
+// file and command they show must work as shown (TestDocs).
 
-// block is one fenced code block of the README.
+// block is one fenced code block of a page.
 type block struct {
 	lang string
 	line int // of the opening fence
 	text string
-}
-
-func readmeBlocks(t *testing.T) []block {
-	t.Helper()
-	return docBlocks(t, "../README.md")
 }
 
 // docBlocks reads the fenced code blocks of a Markdown file.
@@ -108,110 +106,341 @@ func dashboard(args []string) bool {
 	return len(args) == 0 || args[0] == "run" || args[0] == "replay" || strings.HasPrefix(args[0], "-")
 }
 
-func TestREADME(t *testing.T) {
+// pageTests names, for each page whose commands a test of its own runs (with the
+// outputs it shows, in the order shown), that test. TestDocs checks that the test
+// exists, and checks the page's links and TOML blocks; it runs the commands of
+// every other page itself.
+var pageTests = map[string]string{
+	"docs/algorithms.md":    "TestAlgorithmsPage", // generated from the registry
+	"docs/calc.md":          "TestDocPages",       // commands, outputs, exit codes
+	"docs/exit-codes.md":    "TestDocPages",
+	"docs/memory.md":        "TestDocPages",
+	"docs/dashboard.md":     "TestDashboardPage",   // keys, glyphs, dashboards under tmux
+	"docs/diff-json.md":     "TestDiffPage",        // commands, outputs, exit codes
+	"docs/explore-json.md":  "TestReportSchema",    // every key of explore.json
+	"docs/finding-bugs.md":  "TestFindingBugsPage", // commands, outputs, exit codes
+	"docs/internals.md":     "TestInternalsPage",   // the benchmarks it names
+	"docs/own-algorithm.md": "TestOwnAlgorithmPage",
+	"docs/recordings.md":    "TestRecordingsPage", // commands, pandas lines
+	"docs/sim-json.md":      "TestSimJSONShape",   // the JSON's shape
+	"docs/sweeps.md":        "TestSweepsPage",     // every line, GNU parallel included
+}
+
+// allDocPages lists README.md and every page of docs/, as paths from the module's
+// root.
+func allDocPages(t *testing.T) []string {
+	t.Helper()
+	pages := []string{"README.md"}
+	for _, pattern := range []string{"../docs/*.md", "../docs/*/*.md"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range m {
+			pages = append(pages, strings.TrimPrefix(filepath.ToSlash(p), "../"))
+		}
+	}
+	return pages
+}
+
+// TestDocs: the README and every page of docs/ work as shown. Every internal link
+// resolves (to a file, and to a heading of it); every TOML block reads (a scenario
+// passes its own expectations, a sweep file, a rubric and a fragment of a scenario
+// read); every command of a page without a test of its own runs, in page order, in
+// a folder of the page's own, with the exit code it announces (`# exits 1`), and
+// every dashboard it opens is opened under tmux.
+func TestDocs(t *testing.T) {
+	pages := allDocPages(t)
+	tests := testFuncs(t)
+	for _, page := range pages {
+		if name, ok := pageTests[page]; ok && !tests[name] {
+			t.Errorf("%s: pageTests names %s, which no test file defines", page, name)
+		}
+	}
+	t.Run("links", func(t *testing.T) {
+		for _, page := range pages {
+			checkLinks(t, page)
+		}
+	})
 	if testing.Short() {
-		t.Skip("the README test builds the binary and runs every command it shows; skipped in -short mode")
+		t.Skip("the rest builds the binary and runs every command the pages show; skipped in -short mode")
 	}
 	dir, bin := buildBinary(t)
-	blocks := readmeBlocks(t)
+	for _, page := range pages {
+		t.Run(strings.ReplaceAll(page, "/", "_"), func(t *testing.T) {
+			pdir := filepath.Join(dir, strings.ReplaceAll(strings.TrimSuffix(page, ".md"), "/", "-"))
+			if err := os.Mkdir(pdir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			blocks := docBlocks(t, "../"+page)
+			t.Chdir(pdir) // the parser checks that files exist from the working directory
+			checkTOML(t, page, pdir, bin, blocks, pageTests[page] == "")
+			if pageTests[page] == "" {
+				runPage(t, page, pdir, bin, blocks)
+			}
+		})
+	}
+}
 
-	// The TOML blocks: a scenario is saved as my.toml (what the tour's `sim --file
-	// my.toml` runs) and a sweep as my-sweep.toml; a fragment is checked inside a small
-	// scenario of its own.
+// testFuncs lists the Test functions of the module's test files.
+func testFuncs(t *testing.T) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	re := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+			out[m[1]] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var (
+	mdLink    = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	mdHeading = regexp.MustCompile(`(?m)^#{1,6} (.+)$`)
+)
+
+// slug is a heading's anchor as GitHub makes it.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// checkLinks checks that every relative link of page names a file that exists,
+// and a heading of it when it has an anchor.
+func checkLinks(t *testing.T, page string) {
+	t.Helper()
+	data, err := os.ReadFile("../" + page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Links inside code are code, not links.
+	text := regexp.MustCompile("(?s)```.*?```|`[^`]*`").ReplaceAllString(string(data), "")
+	for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
+		target := m[1]
+		if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+			continue
+		}
+		file, anchor, _ := strings.Cut(target, "#")
+		path := "../" + page
+		if file != "" {
+			path = filepath.Join(filepath.Dir("../"+page), file)
+		}
+		body, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: the link %s leads nowhere (%v)", page, target, err)
+			continue
+		}
+		if anchor == "" {
+			continue
+		}
+		found := false
+		for _, h := range mdHeading.FindAllStringSubmatch(string(body), -1) {
+			if slug(strings.TrimSpace(h[1])) == anchor {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: the link %s names no heading of %s", page, target, file)
+		}
+	}
+}
+
+var (
+	scenarioBlock = regexp.MustCompile(`(?m)^algorithm\s*=`)
+	sweepBlock    = regexp.MustCompile(`(?m)^(base|file)\s*=`)
+	rubricBlock   = regexp.MustCompile(`(?m)^\[\[require\]\]`)
+	namedBlock    = regexp.MustCompile(`^# ([\w.-]+\.toml)\n`)
+)
+
+// checkTOML writes each TOML block of a page into dir, under the name its first
+// line gives (`# rubric.toml`), or my.toml for the first scenario and
+// my-sweep.toml for the first sweep, and checks that it reads. With run, a
+// scenario must also pass its own expectations.
+func checkTOML(t *testing.T, page, dir, bin string, blocks []block, run bool) {
+	t.Helper()
 	wroteScenario, wroteSweep := false, false
 	for _, b := range blocks {
 		if b.lang != "toml" {
 			continue
 		}
-		name := fmt.Sprintf("block-%d.toml", b.line)
-		text := b.text
+		text, name := b.text, fmt.Sprintf("block-%d.toml", b.line)
+		if m := namedBlock.FindStringSubmatch(text); m != nil {
+			name = m[1]
+		}
+		where := fmt.Sprintf("%s:%d", page, b.line)
 		switch {
-		case regexp.MustCompile(`(?m)^algorithm\s*=`).MatchString(text):
-			if !wroteScenario {
+		case rubricBlock.MatchString(text):
+			writeFile(t, filepath.Join(dir, name), text)
+			if _, err := grading.ParseRubric(where, []byte(text)); err != nil {
+				t.Errorf("%s: the rubric does not read: %v", where, err)
+			}
+			continue
+		case scenarioBlock.MatchString(text):
+			if !wroteScenario && !namedBlock.MatchString(text) {
 				writeFile(t, filepath.Join(dir, "my.toml"), text)
 				wroteScenario = true
 			}
-		case regexp.MustCompile(`(?m)^(base|file)\s*=`).MatchString(text):
-			if !wroteSweep {
-				writeFile(t, filepath.Join(dir, "my-sweep.toml"), text)
-				wroteSweep = true
+		case sweepBlock.MatchString(text):
+			if !wroteSweep && !namedBlock.MatchString(text) {
+				name, wroteSweep = "my-sweep.toml", true
 			}
-			continue // run by the sweep command that names it
+			writeFile(t, filepath.Join(dir, name), text)
+			if _, err := sweep.Parse(where, []byte(text), dir); err != nil {
+				t.Errorf("%s: the sweep file does not read: %v", where, err)
+			}
+			continue
 		default:
 			text = "name = \"fragment\"\nalgorithm = \"omega\"\nnodes = 3\nuntil = \"5s\"\n" + text
 		}
 		writeFile(t, filepath.Join(dir, name), text)
-		t.Run(fmt.Sprintf("toml-line-%d", b.line), func(t *testing.T) {
-			out, code := runCLI(t, dir, bin, "sim", "--file", name)
-			if code != 0 {
-				t.Errorf("README.md:%d: the scenario does not pass its own expectations (exit %d):\n%s", b.line, code, out)
+		if _, err := presets.Parse(where, []byte(text)); err != nil {
+			t.Errorf("%s: the scenario does not read: %v", where, err)
+			continue
+		}
+		if run {
+			if out, code := runCLI(t, dir, bin, "sim", "--file", name); code != 0 {
+				t.Errorf("%s: the scenario does not pass its own expectations (exit %d):\n%s", where, code, out)
 			}
-		})
+		}
 	}
+}
 
-	// Each sh block runs in a directory of its own, with the TOML files beside it, so
-	// that a command shown twice (in the tour and in its section) finds a clean slate.
-	// The parser checks that files exist relative to the working directory.
-	tomls, _ := filepath.Glob(filepath.Join(dir, "*.toml"))
-	tmuxOK := true
-	if _, err := exec.LookPath("tmux"); err != nil {
-		tmuxOK = false
-	}
+// runPage runs the sh blocks' lines of a page in order, in dir: a clusterlab
+// command that opens the dashboard in tmux, a templated one (a batch system's) only
+// through the parser, every other line in sh with the built clusterlab first on
+// PATH. Lines about the checkout (go, git) are not run: the binary is built.
+func runPage(t *testing.T, page, dir, bin string, blocks []block) {
+	t.Helper()
+	_, tmuxErr := exec.LookPath("tmux")
+	path := filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
 	for _, b := range blocks {
 		if b.lang != "sh" {
 			continue
 		}
-		run, templated := commands(b)
-		bdir := filepath.Join(dir, fmt.Sprintf("sh-%d", b.line))
-		if err := os.Mkdir(bdir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range tomls {
-			text, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+		for _, c := range pageLines(b) {
+			where := fmt.Sprintf("%s:%d", page, c.line)
+			if c.template {
+				if _, err := cliParser().Parse(untemplate(c.args)); err != nil && !errors.Is(err, fs.ErrNotExist) && !strings.Contains(err.Error(), "no such file or directory") {
+					t.Errorf("%s: clusterlab %s: %v", where, strings.Join(c.args, " "), err)
+				}
+				continue
 			}
-			writeFile(t, filepath.Join(bdir, filepath.Base(f)), string(text))
-		}
-		t.Chdir(bdir)
-		for _, c := range templated {
-			t.Run(fmt.Sprintf("parse-line-%d", c.line), func(t *testing.T) {
-				args := untemplate(c.args)
-				// The files a batch job would have made (its shards) are absent here:
-				// a missing path is the one error accepted.
-				if _, err := cliParser().Parse(args); err != nil && !errors.Is(err, fs.ErrNotExist) && !strings.Contains(err.Error(), "no such file or directory") {
-					t.Errorf("README.md:%d: clusterlab %s: %v", c.line, strings.Join(c.args, " "), err)
-				}
-			})
-		}
-		for _, c := range run {
-			t.Run(fmt.Sprintf("line-%d", c.line), func(t *testing.T) {
+			if c.clusterlab && !strings.ContainsAny(c.code, "<>|;&") {
 				if _, err := cliParser().Parse(c.args); err != nil {
-					t.Fatalf("README.md:%d: clusterlab %s: %v", c.line, strings.Join(c.args, " "), err)
+					t.Errorf("%s: clusterlab %s: %v", where, strings.Join(c.args, " "), err)
+					continue
 				}
-				if dashboard(c.args) {
-					if !tmuxOK {
-						t.Skip("tmux is not installed: dashboard commands of the README are only parsed (apt-get install tmux)")
+				if dashboard(withoutLang(c.args)) {
+					if tmuxErr != nil {
+						t.Logf("%s: tmux is not installed: the dashboard of clusterlab %s is only parsed (apt-get install tmux)", where, strings.Join(c.args, " "))
+						continue
 					}
-					openDashboard(t, bdir, bin, c.args)
-					return
+					openDashboard(t, dir, bin, c.args)
+					continue
 				}
-				out, code := runCLI(t, bdir, bin, c.args...)
-				if code != 0 {
-					t.Fatalf("README.md:%d: clusterlab %s exits %d:\n%s", c.line, strings.Join(c.args, " "), code, out)
+			}
+			cmd := exec.Command("sh", "-c", c.code)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PATH="+path)
+			out, err := runDeadline(cmd, 3*time.Minute)
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatalf("%s: %s: %v", where, c.code, err)
+			}
+			if want := wantExit(readmeCommand{comment: c.comment}); code != want {
+				t.Errorf("%s: %s exits %d, the page says %d:\n%s", where, c.code, code, want, out)
+				continue
+			}
+			// A quoted result in the comment is what the command prints.
+			for _, m := range regexp.MustCompile(`(\d\.\d+e-\d+)`).FindAllString(c.comment, -1) {
+				if !strings.Contains(out, m) {
+					t.Errorf("%s: the comment says %s, the command prints:\n%s", where, m, out)
 				}
-				// A quoted result in the comment is what the command prints.
-				for _, m := range regexp.MustCompile(`(\d\.\d+e-\d+)`).FindAllString(c.comment, -1) {
-					if !strings.Contains(out, m) {
-						t.Errorf("README.md:%d: the comment says %s, the command prints:\n%s", c.line, m, out)
-					}
-				}
-				if c.args[0] == "verify" && !strings.HasPrefix(out, "verified:") {
-					t.Errorf("README.md:%d: verify does not say verified:\n%s", c.line, out)
-				}
-			})
+			}
+			if c.clusterlab && len(c.args) > 0 && c.args[0] == "verify" && code == 0 && !strings.HasPrefix(out, "verified:") {
+				t.Errorf("%s: verify does not say verified:\n%s", where, out)
+			}
 		}
 	}
+}
+
+// withoutLang is args without a leading --lang flag.
+func withoutLang(args []string) []string {
+	switch {
+	case len(args) >= 2 && args[0] == "--lang":
+		return args[2:]
+	case len(args) >= 1 && strings.HasPrefix(args[0], "--lang="):
+		return args[1:]
+	}
+	return args
+}
+
+// pageLine is a line of a page's sh block as TestDocs runs it: the clusterlab
+// arguments when it runs clusterlab, and whether they are a batch system's
+// template (run by a tool, or with $VAR, {} or *).
+type pageLine struct {
+	shLine
+	args                 []string
+	clusterlab, template bool
+}
+
+// pageLines lists the lines of a sh block that TestDocs runs: lines about the
+// checkout (go, git, cd) and asciinema's are left out.
+func pageLines(b block) []pageLine {
+	var out []pageLine
+	for _, l := range shLines(b) {
+		f := strings.Fields(l.code)
+		if len(f) == 0 || f[0] == "go" || f[0] == "git" || f[0] == "cd" || f[0] == "asciinema" {
+			continue
+		}
+		p := pageLine{shLine: l}
+		for j, w := range f {
+			if w == "clusterlab" {
+				p.clusterlab, p.args = true, f[j+1:]
+				p.template = j > 0 && !strings.ContainsAny(l.code, "<>") || strings.ContainsAny(l.code, "${}*")
+				break
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// runDeadline runs cmd and returns its combined output; past the deadline it is
+// killed.
+func runDeadline(cmd *exec.Cmd, d time.Duration) (string, error) {
+	var buf strings.Builder
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	timer := time.AfterFunc(d, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	err := cmd.Wait()
+	return buf.String(), err
 }
 
 // untemplate fills a batch system's variables with the first shard of a small job.
@@ -297,16 +526,83 @@ func cliParser() *kong.Kong {
 	return p
 }
 
-// TestREADMETraceVersion: the trace format version the README gives is the one
+// TestREADMETraceVersion: the trace format version docs/recordings.md gives is the one
 // recordings are written with.
 func TestREADMETraceVersion(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/recordings.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{fmt.Sprintf("(format version %d)", trace.Version), fmt.Sprintf(`"version":%d`, trace.Version)} {
 		if !strings.Contains(string(data), want) {
-			t.Errorf("README.md does not say %s", want)
+			t.Errorf("docs/recordings.md does not say %s", want)
 		}
 	}
+}
+
+// TestScenariosPageKeys: docs/scenarios.md has a row for every key the scenario
+// reader and the sweep reader accept (their types' toml tags, by dotted path; a
+// latency's own keys once, under "A latency"), and no row for a key they refuse.
+func TestScenariosPageKeys(t *testing.T) {
+	data, err := os.ReadFile("../docs/scenarios.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	_, keyPart, ok1 := strings.Cut(page, "\n## Every key\n")
+	scenarioPart, sweepPart, ok2 := strings.Cut(keyPart, "\n## The sweep file\n")
+	if !ok1 || !ok2 {
+		t.Fatal("docs/scenarios.md lacks its sections \"Every key\" and \"The sweep file\", in that order")
+	}
+	latency := reflect.TypeOf(presets.Latency{})
+	for _, c := range []struct {
+		part string
+		typ  reflect.Type
+	}{{scenarioPart, reflect.TypeOf(presets.Scenario{})}, {sweepPart, reflect.TypeOf(sweep.File{})}} {
+		rows := map[string]bool{}
+		for _, m := range regexp.MustCompile("(?m)^\\| (`[^|]*`) \\|").FindAllStringSubmatch(c.part, -1) {
+			for _, k := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(m[1], -1) {
+				rows[k[1]] = true
+			}
+		}
+		keys := tomlKeys(c.typ, "", latency)
+		for _, k := range keys {
+			if !rows[k] {
+				t.Errorf("docs/scenarios.md: no row for the key %s (%s)", k, c.typ.Name())
+			}
+			delete(rows, k)
+		}
+		for k := range rows {
+			if strings.Contains(k, "=") || strings.Contains(k, "[") {
+				continue
+			}
+			t.Errorf("docs/scenarios.md: a row for %s, which the %s reader does not accept", k, c.typ.Name())
+		}
+	}
+	for _, k := range tomlKeys(latency, "", nil) {
+		if !strings.Contains(page, "`"+k+"`") {
+			t.Errorf("docs/scenarios.md: the latency key %s is not described", k)
+		}
+	}
+}
+
+// tomlKeys lists the dotted toml keys of type t's fields, and of the tables under
+// them, but not inside a table of type stop.
+func tomlKeys(t reflect.Type, prefix string, stop reflect.Type) []string {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || t == stop {
+		return nil
+	}
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		k, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
+		if k == "" || k == "-" {
+			continue
+		}
+		out = append(out, prefix+k)
+		out = append(out, tomlKeys(t.Field(i).Type, prefix+k+".", stop)...)
+	}
+	return out
 }

@@ -5,6 +5,10 @@ package lang
 func init() {
 	extend(map[Lang]map[string]string{
 		En: {
+			"help.cmd.help":         "Print a guide in the terminal: clusterlab help student, help scenarios, … (no TOPIC: the list).",
+			"help.help.topic":       "The guide: student, teacher, scenarios, dashboard, recordings, sweeps, algorithms, … .",
+			"guide.topics":          "The guides (clusterlab help TOPIC):",
+			"guide.line":            "Guide: clusterlab help %s (%s)",
 			"help.cmd.presets.list": "List the embedded scenarios.",
 			"help.cmd.presets.show": "Print a preset's TOML, to copy and change: clusterlab presets show NAME > mine.toml.",
 			"help.presets.name":     "The preset to print (clusterlab presets lists them).",
@@ -24,6 +28,10 @@ func init() {
 			"presets.show.faults":          "Crashes (and partitions) drawn from the seed.",
 		},
 		Pt: {
+			"help.cmd.help":         "Mostra um guia no terminal: clusterlab help student, help scenarios, … (sem TOPIC: a lista).",
+			"help.help.topic":       "O guia: student, teacher, scenarios, dashboard, recordings, sweeps, algorithms, … .",
+			"guide.topics":          "Os guias (clusterlab help TOPIC):",
+			"guide.line":            "Guia: clusterlab help %s (%s)",
 			"help.cmd.presets.list": "Lista os cenários embutidos.",
 			"help.cmd.presets.show": "Mostra o TOML de um preset, para copiar e mudar: clusterlab presets show NOME > meu.toml.",
 			"help.presets.name":     "O preset a mostrar (clusterlab presets os lista).",
@@ -43,6 +51,10 @@ func init() {
 			"presets.show.faults":          "Quedas (e partições) sorteadas a partir da semente.",
 		},
 		Es: {
+			"help.cmd.help":         "Muestra una guía en la terminal: clusterlab help student, help scenarios, … (sin TOPIC: la lista).",
+			"help.help.topic":       "La guía: student, teacher, scenarios, dashboard, recordings, sweeps, algorithms, … .",
+			"guide.topics":          "Las guías (clusterlab help TOPIC):",
+			"guide.line":            "Guía: clusterlab help %s (%s)",
 			"help.cmd.presets.list": "Lista los escenarios incorporados.",
 			"help.cmd.presets.show": "Muestra el TOML de un preset, para copiarlo y cambiarlo: clusterlab presets show NOMBRE > mio.toml.",
 			"help.presets.name":     "El preset a mostrar (clusterlab presets los lista).",
