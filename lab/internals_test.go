@@ -1,9 +1,7 @@
 package lab
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,24 +20,7 @@ func TestInternalsPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defined := map[string]bool{}
-	decl := regexp.MustCompile(`(?m)^func ((?:Benchmark|Test|Fuzz)\w+)\(`)
-	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		for _, m := range decl.FindAllStringSubmatch(string(src), -1) {
-			defined[m[1]] = true
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	defined := testFuncs(t, "(?:Benchmark|Test|Fuzz)")
 	named := regexp.MustCompile(`(?:Benchmark|Test|Fuzz)[A-Z]\w*`)
 	for _, name := range named.FindAllString(string(page), -1) {
 		if !defined[name] {

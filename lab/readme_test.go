@@ -151,7 +151,7 @@ func allDocPages(t *testing.T) []string {
 // every dashboard it opens is opened under tmux.
 func TestDocs(t *testing.T) {
 	pages := allDocPages(t)
-	tests := testFuncs(t)
+	tests := testFuncs(t, "Test")
 	for _, page := range pages {
 		if name, ok := pageTests[page]; ok && !tests[name] {
 			t.Errorf("%s: pageTests names %s, which no test file defines", page, name)
@@ -182,13 +182,14 @@ func TestDocs(t *testing.T) {
 	}
 }
 
-// testFuncs lists the Test functions of the module's test files.
-func testFuncs(t *testing.T) map[string]bool {
+// testFuncs lists the functions of the module's test files whose names start
+// with kind, a regular expression ("Test", "(?:Benchmark|Fuzz)").
+func testFuncs(t *testing.T, kind string) map[string]bool {
 	t.Helper()
 	out := map[string]bool{}
-	re := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
+	re := regexp.MustCompile(`(?m)^func (` + kind + `\w+)\(`)
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !strings.HasSuffix(path, "_test.go") {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
 			return err
 		}
 		data, err := os.ReadFile(path)
