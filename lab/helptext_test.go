@@ -51,14 +51,27 @@ func TestHelpLanguages(t *testing.T) {
 	fold := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	seen := map[string]bool{}
 	for _, args := range commands {
-		en := fold(helpText(t, lang.En, args...))
+		enRaw := helpText(t, lang.En, args...)
+		en := fold(enRaw)
 		for _, k := range lang.Keys("help.") {
 			if strings.Contains(en, fold(lang.En.T(k))) {
 				seen[k] = true
 			}
 		}
-		for _, l := range lang.All[1:] {
-			out := fold(helpText(t, l, args...))
+		for _, l := range lang.All {
+			// The last line names the guide that covers the command.
+			raw := enRaw
+			if l != lang.En {
+				raw = helpText(t, l, args...)
+			}
+			raw = strings.TrimRight(raw, "\n")
+			if last, want := raw[strings.LastIndex(raw, "\n")+1:], guideLine(l, strings.Join(args[:min(len(args), 1)], "")); last != want {
+				t.Errorf("%s: clusterlab %s --help ends with %q, want %q", l, strings.Join(args, " "), last, want)
+			}
+			if l == lang.En {
+				continue
+			}
+			out := fold(raw)
 			for _, k := range lang.Keys("help.") {
 				if e := fold(lang.En.T(k)); strings.Contains(out, e) {
 					t.Errorf("%s: clusterlab %s --help still says %q (%s)", l, strings.Join(args, " "), e, k)
