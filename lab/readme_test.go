@@ -19,6 +19,7 @@ import (
 
 	"github.com/clusterlab/clusterlab/grading"
 	"github.com/clusterlab/clusterlab/internal/clitest"
+	"github.com/clusterlab/clusterlab/internal/race"
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/netsim/trace"
 	"github.com/clusterlab/clusterlab/presets"
@@ -164,6 +165,11 @@ func TestDocs(t *testing.T) {
 	})
 	if testing.Short() {
 		t.Skip("the rest builds the binary and runs every command the pages show; skipped in -short mode")
+	}
+	if race.Enabled {
+		// Minutes of subprocesses and dashboards, which the race detector does not
+		// look into, on top of the package's other tests: .ci/run's plain pass runs it.
+		t.Skip("the pages' commands run in .ci/run's plain pass (go test -run TestDocs ./lab), not under the race detector")
 	}
 	dir, bin := buildBinary(t)
 	for _, page := range pages {
