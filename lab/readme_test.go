@@ -125,6 +125,7 @@ var pageTests = map[string]string{
 	"docs/recordings.md":    "TestRecordingsPage", // commands, pandas lines
 	"docs/sim-json.md":      "TestSimJSONShape",   // the JSON's shape
 	"docs/sweeps.md":        "TestSweepsPage",     // every line, GNU parallel included
+	"docs/what-if.md":       "TestWhatIfPage",
 }
 
 // allDocPages lists README.md and every page of docs/, as paths from the module's

@@ -14,7 +14,7 @@ import (
 
 // placeholderRe finds kong's placeholders: a flag's value after "=", a positional
 // argument or the command in angle brackets, and [flags].
-var placeholderRe = regexp.MustCompile(`=(STRING|INT|FLOAT-64|FILE|DIR|FORMAT|LANG|DURATION|SEED|TABLE|OUT|KIND|CLASS|PATH|AXIS|SIZE)\b|<(command|file|dirs|dir|family|name|scenario)>|\[flags\]`)
+var placeholderRe = regexp.MustCompile(`=(STRING|INT|FLOAT-64|FILE|DIR|FORMAT|LANG|DURATION|SEED|TABLE|OUT|KIND|CLASS|PATH|AXIS|SIZE)\b|<(command|file|dirs|dir|family|name|scenario|topic)>|\[flags\]`)
 
 // The placeholders of the commands added since en.go's list (explore, check, grade,
 // new).

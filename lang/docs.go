@@ -5,6 +5,7 @@ package lang
 func init() {
 	extend(map[Lang]map[string]string{
 		En: {
+			"ph.<topic>":            "<topic>",
 			"help.cmd.help":         "Print a guide in the terminal: clusterlab help student, help scenarios, … (no TOPIC: the list).",
 			"help.help.topic":       "The guide: student, teacher, scenarios, dashboard, recordings, sweeps, algorithms, … .",
 			"guide.topics":          "The guides (clusterlab help TOPIC):",
@@ -28,6 +29,7 @@ func init() {
 			"presets.show.faults":          "Crashes (and partitions) drawn from the seed.",
 		},
 		Pt: {
+			"ph.<topic>":            "<tópico>",
 			"help.cmd.help":         "Mostra um guia no terminal: clusterlab help student, help scenarios, … (sem TOPIC: a lista).",
 			"help.help.topic":       "O guia: student, teacher, scenarios, dashboard, recordings, sweeps, algorithms, … .",
 			"guide.topics":          "Os guias (clusterlab help TOPIC):",
@@ -36,7 +38,7 @@ func init() {
 			"help.cmd.presets.show": "Mostra o TOML de um preset, para copiar e mudar: clusterlab presets show NOME > meu.toml.",
 			"help.presets.name":     "O preset a mostrar (clusterlab presets os lista).",
 			"presets.show.head": "%[1]s: um preset do clusterlab (algoritmo %[2]s), como `clusterlab presets show %[1]s` o mostra.\n" +
-				"Salve-o com um nome seu, mude-o e rode-o:\n" +
+				"Salve com um nome seu, mude e rode:\n" +
 				"  clusterlab presets show %[1]s > meu.toml\n" +
 				"  clusterlab sim --file meu.toml      (ou clusterlab run --file meu.toml: o painel)\n" +
 				"Sem mudanças, ele faz a mesma execução que --preset %[1]s, byte a byte.\n" +
@@ -51,6 +53,7 @@ func init() {
 			"presets.show.faults":          "Quedas (e partições) sorteadas a partir da semente.",
 		},
 		Es: {
+			"ph.<topic>":            "<tema>",
 			"help.cmd.help":         "Muestra una guía en la terminal: clusterlab help student, help scenarios, … (sin TOPIC: la lista).",
 			"help.help.topic":       "La guía: student, teacher, scenarios, dashboard, recordings, sweeps, algorithms, … .",
 			"guide.topics":          "Las guías (clusterlab help TOPIC):",
