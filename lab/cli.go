@@ -314,6 +314,7 @@ type cmdLine struct {
 	Shrink  shrinkCmd  `cmd:"" help:"${help_cmd_shrink}"`
 	Diff    diffCmd    `cmd:"" help:"${help_cmd_diff}"`
 	Help    helpCmd    `cmd:"" help:"${help_cmd_help}"`
+	Serve   serveCmd   `cmd:"" help:"${help_cmd_serve}"`
 }
 
 // args is the command line Main was given, for the outputs that name the command

@@ -47,7 +47,7 @@ func TestHelpLanguages(t *testing.T) {
 	commands := [][]string{nil, {"run"}, {"replay"}, {"sim"}, {"presets"}, {"algos"}, {"verify"},
 		{"export"}, {"sweep"}, {"calc"}, {"sweep", "run"}, {"sweep", "merge"}, {"sweeps"}, {"calc", "pv"},
 		{"new"}, {"check"}, {"grade"}, {"explore"}, {"explore", "run"}, {"explore", "merge"}, {"shrink"}, {"diff"},
-		{"presets", "show"}, {"presets", "list"}, {"help"}}
+		{"presets", "show"}, {"presets", "list"}, {"help"}, {"serve"}}
 	fold := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	seen := map[string]bool{}
 	for _, args := range commands {

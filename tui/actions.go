@@ -47,16 +47,41 @@ func (m *Model) actionGroups() [][]action {
 	}
 }
 
-// act runs the root's action for msg, if one matches.
+// act runs the root's action for msg, if one matches. A watcher's keys that would
+// act on the world say why they do not.
 func (m *Model) act(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	for _, g := range m.actionGroups() {
 		for _, a := range g {
 			if key.Matches(msg, *a.key) {
+				if why := m.watching(); why != "" && m.acts(a.key) {
+					m.say("✗ "+why, true)
+					return true, nil
+				}
 				return true, a.do(m, msg)
 			}
 		}
 	}
 	return false, nil
+}
+
+// watching is why this viewer may not act on the world, "" when it may.
+func (m *Model) watching() string {
+	if w, ok := m.c.(Watcher); ok && m.seek == nil {
+		return w.Watching()
+	}
+	return ""
+}
+
+// acts reports whether key b acts on the world, rather than on the view.
+func (m *Model) acts(b *key.Binding) bool {
+	k := &m.keys
+	for _, a := range []*key.Binding{&k.Crash, &k.Revive, &k.Slow, &k.Isolate, &k.Partition, &k.Heal, &k.GST,
+		&k.Election, &k.CS, &k.Marker, &k.Pause, &k.Step, &k.Faster, &k.Slower, &k.StoryPause, &k.Record} {
+		if a == b {
+			return true
+		}
+	}
+	return false
 }
 
 // onSelected acts on the selected node: format names it.

@@ -86,6 +86,14 @@ type Queuer interface {
 	Queue(cmd string) error
 }
 
+// Watcher is a Controller whose viewer only watches a world that others act on: a
+// spectator of a class served over SSH. Watching says so in one line (""
+// when the viewer may act after all); the keys that would act on the world
+// (faults, requests, markers, pause, step, speed, recording) show it instead.
+type Watcher interface {
+	Watching() string
+}
+
 // act applies an action through c, queued if c can queue it.
 func act(c Controller, cmd string) error {
 	if q, ok := c.(Queuer); ok {
