@@ -353,6 +353,14 @@ func runPage(t *testing.T, page, dir, bin string, blocks []block) {
 				}
 				continue
 			}
+			if c.clusterlab && len(c.args) > 0 && c.args[0] == "serve" {
+				// serve runs until it is stopped: parsed here; TestTeachingPage serves
+				// docs/teaching.md's class.
+				if _, err := cliParser().Parse(c.args); err != nil {
+					t.Errorf("%s: clusterlab %s: %v", where, strings.Join(c.args, " "), err)
+				}
+				continue
+			}
 			if c.clusterlab && !strings.ContainsAny(c.code, "<>|;&") && dashboard(withoutLang(c.args)) {
 				// A dashboard needs a terminal: its flags are checked by the parser,
 				// and it is opened in tmux. A translated page's dashboards are the

@@ -18,7 +18,7 @@ type serveCmd struct {
 	stormFlags
 	Listen   string   `help:"${help_serve_listen}" default:"127.0.0.1:2222" placeholder:"ADDR"`
 	HostKey  string   `name:"host-key" required:"" help:"${help_serve_hostkey}" placeholder:"FILE"`
-	Teachers string   `required:"" help:"${help_serve_teachers}" type:"existingfile" placeholder:"FILE"`
+	Teachers string   `required:"" help:"${help_serve_teachers}" placeholder:"FILE"`
 	Record   string   `help:"${help_run_record}" placeholder:"FILE"`
 	Force    bool     `help:"${help_force}"`
 	Speed    *float64 `help:"${help_run_speed}" placeholder:"X"`

@@ -2,21 +2,19 @@ package serve
 
 import (
 	"bytes"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"net"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
 	_ "github.com/clusterlab/clusterlab/algos/all"
+	"github.com/clusterlab/clusterlab/internal/sshtest"
 	"github.com/clusterlab/clusterlab/lang"
 	"github.com/clusterlab/clusterlab/presets"
 )
@@ -28,20 +26,6 @@ type class struct {
 	teacher gossh.Signer
 	dir     string
 	done    chan error
-}
-
-// newKey makes an Ed25519 key.
-func newKey(t testing.TB) gossh.Signer {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 // start serves preset bully on a loopback port, with one teacher, ana.
@@ -87,69 +71,10 @@ func start(t testing.TB, o Options) *class {
 
 // dial logs in as user with auth.
 func (c *class) dial(user string, auth ...gossh.AuthMethod) (*gossh.Client, error) {
-	return gossh.Dial("tcp", c.addr, &gossh.ClientConfig{User: user, Auth: auth,
-		HostKeyCallback: gossh.FixedHostKey(c.s.hostKey.PublicKey()), Timeout: 10 * time.Second})
+	return sshtest.Dial(c.addr, user, c.s.hostKey.PublicKey(), auth...)
 }
 
-// screen is a PTY session's output so far, and its keyboard.
-type screen struct {
-	sess *gossh.Session
-	in   interface{ Write([]byte) (int, error) }
-	mu   sync.Mutex
-	out  bytes.Buffer
-	ends chan error
-}
-
-func (s *screen) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.out.Write(p)
-}
-
-func (s *screen) text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.out.String()
-}
-
-// wait waits until the screen's output holds want, or d passes.
-func (s *screen) wait(want string, d time.Duration) bool {
-	end := time.Now().Add(d)
-	for time.Now().Before(end) {
-		if strings.Contains(s.text(), want) {
-			return true
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return false
-}
-
-// open opens a dashboard: a session with a PTY of 120×40 and a shell.
-func open(t testing.TB, cl *gossh.Client, env map[string]string) *screen {
-	t.Helper()
-	sess, err := cl.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range env {
-		sess.Setenv(k, v)
-	}
-	s := &screen{sess: sess, ends: make(chan error, 1)}
-	sess.Stdout, sess.Stderr = s, s
-	in, err := sess.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.in = in
-	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := sess.Shell(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { s.ends <- sess.Wait() }()
-	return s
-}
+var newKey, open = sshtest.NewKey, sshtest.Open
 
 // TestTeacherActsSpectatorsSee: the teacher's crash n2 (typed on the : line)
 // reaches the world once, with a marker naming the teacher, and shows on a
@@ -167,25 +92,25 @@ func TestTeacherActsSpectatorsSee(t *testing.T) {
 	}
 	defer sc.Close()
 	teacher, student := open(t, tc, nil), open(t, sc, nil)
-	if !teacher.wait("bully", 10*time.Second) || !student.wait("bully", 10*time.Second) {
-		t.Fatalf("no dashboard:\n%q", student.text())
+	if !teacher.Wait("bully", 10*time.Second) || !student.Wait("bully", 10*time.Second) {
+		t.Fatalf("no dashboard:\n%q", student.Text())
 	}
 	// Every key a spectator may press that acts: refused with a line, and the
 	// world gets nothing.
 	for _, k := range []string{" ", "x", "r", "s", "i", "p", "h", "g", "e", "c", "b", ".", "+", "-", "P", "R", ":crash n1\r", "\x1b"} {
-		student.in.Write([]byte(k))
+		student.In.Write([]byte(k))
 		time.Sleep(20 * time.Millisecond)
 	}
-	if !student.wait("you are watching", 5*time.Second) {
-		t.Errorf("a spectator's action key is not refused with a line:\n%q", student.text())
+	if !student.Wait("you are watching", 5*time.Second) {
+		t.Errorf("a spectator's action key is not refused with a line:\n%q", student.Text())
 	}
 	if got := c.s.Live().UserActions(); len(got) > 0 {
 		t.Fatalf("a spectator's keys reached the world: %v", got)
 	}
 	sent := time.Now()
-	teacher.in.Write([]byte(":crash n2\r"))
-	if !student.wait("teacher:ana crash n2", 5*time.Second) {
-		t.Fatalf("the spectator does not see the teacher's action:\n%q", student.text())
+	teacher.In.Write([]byte(":crash n2\r"))
+	if !student.Wait("teacher:ana crash n2", 5*time.Second) {
+		t.Fatalf("the spectator does not see the teacher's action:\n%q", student.Text())
 	}
 	t.Logf("the teacher's crash n2 showed on the spectator's screen %v after the key", time.Since(sent).Round(time.Millisecond))
 	var crashes, markers int
@@ -305,7 +230,7 @@ func TestSessionsLeave(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := open(t, cl, nil)
-		if !s.wait("bully", 10*time.Second) {
+		if !s.Wait("bully", 10*time.Second) {
 			t.Fatalf("session %d: no dashboard", i)
 		}
 		clients = append(clients, cl)
@@ -337,12 +262,12 @@ func TestLanguage(t *testing.T) {
 	}
 	defer cl.Close()
 	s := open(t, cl, map[string]string{"LANG": "pt_BR.UTF-8"})
-	if !s.wait("bully", 10*time.Second) {
+	if !s.Wait("bully", 10*time.Second) {
 		t.Fatal("no dashboard")
 	}
-	s.in.Write([]byte("c"))
-	if !s.wait("você está assistindo", 5*time.Second) {
-		t.Errorf("LANG=pt_BR: no Portuguese refusal:\n%q", s.text())
+	s.In.Write([]byte("c"))
+	if !s.Wait("você está assistindo", 5*time.Second) {
+		t.Errorf("LANG=pt_BR: no Portuguese refusal:\n%q", s.Text())
 	}
 }
 
@@ -362,20 +287,20 @@ func TestIdle(t *testing.T) {
 	defer sc.Close()
 	teacher, student := open(t, tc, nil), open(t, sc, nil)
 	select {
-	case <-student.ends:
+	case <-student.Ends:
 	case <-time.After(10 * time.Second):
 		t.Error("an idle spectator was not dropped")
 	}
-	if !teacher.wait("bully", 5*time.Second) {
+	if !teacher.Wait("bully", 5*time.Second) {
 		t.Fatal("no dashboard")
 	}
 	time.Sleep(time.Second)
-	teacher.in.Write([]byte("c"))
-	if !teacher.wait("you are watching", 5*time.Second) {
+	teacher.In.Write([]byte("c"))
+	if !teacher.Wait("you are watching", 5*time.Second) {
 		t.Error("an idle teacher still acts")
 	}
 	select {
-	case <-teacher.ends:
+	case <-teacher.Ends:
 		t.Error("an idle teacher was dropped, expected demoted")
 	default:
 	}
