@@ -3,10 +3,12 @@ package serve
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,7 +124,7 @@ func TestClassOf50(t *testing.T) {
 	const n = 50
 	dir := t.TempDir()
 	teacherKey := newKey(t)
-	os.WriteFile(filepath.Join(dir, "teachers"), gossh.MarshalAuthorizedKey(teacherKey.PublicKey()), 0o600)
+	os.WriteFile(filepath.Join(dir, "teachers"), []byte(strings.TrimSpace(string(gossh.MarshalAuthorizedKey(teacherKey.PublicKey())))+" ana\n"), 0o600)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+dir)
 	stdin, _ := cmd.StdinPipe()
@@ -145,6 +147,7 @@ func TestClassOf50(t *testing.T) {
 		t.Fatal(err)
 	}
 	var screens []*frames
+	var shown []*sshtest.Screen
 	var sessions []*gossh.Session
 	var rss1 int64
 	for i := range n {
@@ -158,7 +161,8 @@ func TestClassOf50(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := &frames{}
-		sess.Stdout = f
+		sc := sshtest.NewScreen(sess)
+		sess.Stdout = io.MultiWriter(f, sc)
 		if _, err := sess.StdinPipe(); err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +172,7 @@ func TestClassOf50(t *testing.T) {
 		if err := sess.Shell(); err != nil {
 			t.Fatal(err)
 		}
-		screens, sessions = append(screens, f), append(sessions, sess)
+		screens, shown, sessions = append(screens, f), append(shown, sc), append(sessions, sess)
 		if i == 0 {
 			time.Sleep(2 * time.Second)
 			_, rss1 = procStat(t, cmd.Process.Pid)
@@ -200,6 +204,36 @@ func TestClassOf50(t *testing.T) {
 	}
 	if rss > 300<<20 || perSession > 4 {
 		t.Errorf("the server's RSS is %d MB, %.2f MB per extra session; expected at most 300 MB and 4 MB", rss>>20, perSession)
+	}
+	// The teacher crashes n2: how long until each spectator's screen shows it.
+	tc, err := sshtest.Dial(addr, TeacherUser, host.PublicKey(), gossh.PublicKeys(teacherKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tc.Close()
+	teacher := sshtest.Open(t, tc, nil)
+	if !teacher.Wait("clusterlab", 20*time.Second) {
+		t.Fatal("the teacher's dashboard does not open")
+	}
+	sent := time.Now()
+	teacher.In.Write([]byte(":crash n2\r"))
+	lat := make([]time.Duration, n)
+	var wg sync.WaitGroup
+	for i, sc := range shown {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lat[i] = -1
+			if sc.Wait("teacher:ana crash n2", 20*time.Second) {
+				lat[i] = time.Since(sent)
+			}
+		}()
+	}
+	wg.Wait()
+	slices.Sort(lat)
+	t.Logf("the teacher's crash n2 on the %d spectators' screens after %v (first), %v (median), %v (last)", n, lat[0].Round(time.Millisecond), lat[n/2].Round(time.Millisecond), lat[n-1].Round(time.Millisecond))
+	if lat[0] < 0 {
+		t.Errorf("%d spectators never showed the teacher's action", n-len(slices.DeleteFunc(slices.Clone(lat), func(d time.Duration) bool { return d < 0 })))
 	}
 	for _, s := range sessions {
 		s.Close()

@@ -259,7 +259,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		fps = 0
 	}
 	seed := s.o.Config.Seed
-	m := &classModel{Model: tui.New(v, tui.Options{Title: s.o.Scenario.Name, Seed: &seed, Lang: l, FPS: fps}),
+	// Steady: a viewer learns of another's action on its tick, which must not
+	// slow to a second while the world is idle.
+	m := &classModel{Model: tui.New(v, tui.Options{Title: s.o.Scenario.Name, Seed: &seed, Lang: l, FPS: fps, Steady: true}),
 		v: v, idleSpectator: s.o.IdleSpectator, idleTeacher: s.o.IdleTeacher, last: time.Now()}
 	opts := append(bubbletea.MakeOptions(sess), tea.WithFPS(max(fps, SpectatorFPS)), tea.WithoutSignalHandler())
 	return tea.NewProgram(m, opts...)

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"errors"
 	"net"
 	"os"
@@ -109,8 +108,8 @@ func TestTeacherActsSpectatorsSee(t *testing.T) {
 	}
 	sent := time.Now()
 	teacher.In.Write([]byte(":crash n2\r"))
-	if !student.Wait("teacher:ana crash n2", 5*time.Second) {
-		t.Fatalf("the spectator does not see the teacher's action:\n%q", student.Text())
+	if !student.Wait("teacher:ana crash n2", 15*time.Second) {
+		t.Fatalf("the spectator does not see the teacher's action (the world has %v); its screen:\n%s\nthe teacher's:\n%s", c.s.Live().UserActions(), student.Shown(), teacher.Shown())
 	}
 	t.Logf("the teacher's crash n2 showed on the spectator's screen %v after the key", time.Since(sent).Round(time.Millisecond))
 	var crashes, markers int
@@ -156,8 +155,8 @@ func TestRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out bytes.Buffer
-		sess.Stdout, sess.Stderr = &out, &out
+		out := &sshtest.Screen{} // stdout and stderr are copied by two goroutines
+		sess.Stdout, sess.Stderr = out, out
 		err = c.run(sess)
 		if c.want == "" {
 			if err == nil {
@@ -169,8 +168,8 @@ func TestRefused(t *testing.T) {
 			continue
 		}
 		var exit *gossh.ExitError
-		if !errors.As(err, &exit) || exit.ExitStatus() != 1 || !strings.Contains(out.String(), c.want) {
-			t.Errorf("%s: %v, %q; expected exit 1 with %q", c.name, err, out.String(), c.want)
+		if !errors.As(err, &exit) || exit.ExitStatus() != 1 || !strings.Contains(out.Text(), c.want) {
+			t.Errorf("%s: %v, %q; expected exit 1 with %q", c.name, err, out.Text(), c.want)
 		}
 		sess.Close()
 	}

@@ -44,6 +44,10 @@ type Options struct {
 	// Clock is the wall clock that paces what is drawn for a while, such as a
 	// critical section (tests give a synthetic one); nil means time.Now.
 	Clock func() time.Time
+	// Steady keeps the tick at FPS while the world is idle or paused, instead of
+	// slowing it to save work: a dashboard that watches a world others act on
+	// (a class served over SSH) learns of their actions only on its tick.
+	Steady bool
 	// Context ends the dashboard when it is done, restoring the terminal; Run
 	// then returns an error that wraps tea.ErrProgramKilled. With a Context, the
 	// dashboard leaves SIGINT and SIGTERM to its caller, who cancels it on them
@@ -290,7 +294,7 @@ const idleTick = time.Second
 func (m *Model) tick() tea.Cmd {
 	d := time.Second / time.Duration(fps(m.opts))
 	switch {
-	case m.seek != nil:
+	case m.seek != nil || m.opts.Steady:
 	case m.hs.paused || m.hs.stopped != "":
 		d = pausedTick
 	case m.snap != nil && m.snap.Idle:

@@ -35,7 +35,8 @@ func Dial(addr, user string, host gossh.PublicKey, auth ...gossh.AuthMethod) (*g
 		HostKeyCallback: gossh.FixedHostKey(host), Timeout: 30 * time.Second})
 }
 
-// Screen is a PTY session's output so far, and its keyboard.
+// Screen is a PTY session's output so far, the screen it draws (a small
+// terminal: cursor moves, erases, text; colours ignored), and its keyboard.
 type Screen struct {
 	Sess *gossh.Session
 	In   io.Writer
@@ -43,12 +44,21 @@ type Screen struct {
 	Ends chan error
 	mu   sync.Mutex
 	out  bytes.Buffer
+	term term
 }
 
 func (s *Screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.term.feed(p)
 	return s.out.Write(p)
+}
+
+// Shown is the screen as drawn now, its rows joined by newlines.
+func (s *Screen) Shown() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.term.String()
 }
 
 // Text is everything the session printed so far.
@@ -58,16 +68,31 @@ func (s *Screen) Text() string {
 	return s.out.String()
 }
 
-// Wait waits until the output holds want, or d passes.
+// Wait waits until the screen shows want, or the output holds it, or d passes.
+// (A renderer that draws only what changed may write a text in pieces.) It
+// searches only the output that came since it last looked: a copy of all of it,
+// each time, under the lock, would hold up the session's output.
 func (s *Screen) Wait(want string, d time.Duration) bool {
 	end := time.Now().Add(d)
+	from := 0
 	for time.Now().Before(end) {
-		if strings.Contains(s.Text(), want) {
+		s.mu.Lock()
+		b := s.out.Bytes()
+		found := bytes.Contains(b[max(from-len(want), 0):], []byte(want)) || strings.Contains(s.term.String(), want)
+		from = len(b)
+		s.mu.Unlock()
+		if found {
 			return true
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	return false
+}
+
+// NewScreen is a screen of 120×40 for sess's output, for a caller that sets up
+// the session itself.
+func NewScreen(sess *gossh.Session) *Screen {
+	return &Screen{Sess: sess, Ends: make(chan error, 1), term: newTerm(40, 120)}
 }
 
 // Open opens a dashboard: a session with a 120×40 PTY, env set, and a shell.
@@ -80,14 +105,14 @@ func Open(t testing.TB, cl *gossh.Client, env map[string]string) *Screen {
 	for k, v := range env {
 		sess.Setenv(k, v)
 	}
-	s := &Screen{Sess: sess, Ends: make(chan error, 1)}
+	s := NewScreen(sess)
 	sess.Stdout, sess.Stderr = s, s
 	in, err := sess.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.In = in
-	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+	if err := sess.RequestPty("xterm-256color", s.term.h, s.term.w, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := sess.Shell(); err != nil {
