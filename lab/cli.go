@@ -184,25 +184,9 @@ func (c *runCmd) Run() error {
 			src.Preset = "omega-crash"
 		}
 	}
-	if c.Speed != nil && (*c.Speed < 0 || (*c.Speed > 0 && (*c.Speed < 0.01 || *c.Speed > 1000))) {
-		return badInput(fmt.Errorf("--speed: found %v, expected 0 (as fast as possible) or 0.01 to 1000", *c.Speed))
-	}
-	s, cfg, err := session.Open(src)
+	s, cfg, speed, err := liveWorld(src, c.stormFlags, c.Record, c.Force, c.Speed)
 	if err != nil {
-		return badInput(err)
-	}
-	warnScenario(os.Stderr, s)
-	if err := c.stormFlags.apply(&cfg); err != nil {
-		return badInput(err)
-	}
-	if c.Record != "" {
-		if err := session.CheckRecording(c.Record, c.Force, src.File); err != nil {
-			return badInput(fmt.Errorf("--record: %w", err))
-		}
-	}
-	speed := tui.OpeningSpeed(string(cfg.Spec.Family))
-	if c.Speed != nil {
-		speed = *c.Speed
+		return err
 	}
 	paused := c.Paused || c.Speed == nil && opensPaused(src.Preset)
 	live, err := session.NewLive(s, cfg, session.LiveOptions{Record: c.Record, Force: c.Force, Speed: speed, Paused: paused})

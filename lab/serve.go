@@ -6,7 +6,9 @@ import (
 	"net"
 	"os"
 
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/presets"
 	"github.com/clusterlab/clusterlab/serve"
 	"github.com/clusterlab/clusterlab/session"
 	"github.com/clusterlab/clusterlab/tui"
@@ -29,22 +31,9 @@ func (c *serveCmd) Run() error {
 	if src.Preset == "" && src.File == "" {
 		src.Preset = defaultPreset
 	}
-	s, cfg, err := session.Open(src)
+	s, cfg, speed, err := liveWorld(src, c.stormFlags, c.Record, c.Force, c.Speed)
 	if err != nil {
-		return badInput(err)
-	}
-	warnScenario(os.Stderr, s)
-	if err := c.stormFlags.apply(&cfg); err != nil {
-		return badInput(err)
-	}
-	if c.Record != "" {
-		if err := session.CheckOutput(c.Record, c.Force, src.File); err != nil {
-			return badInput(fmt.Errorf("--record: %w", err))
-		}
-	}
-	speed := tui.OpeningSpeed(string(cfg.Spec.Family))
-	if c.Speed != nil {
-		speed = *c.Speed
+		return err
 	}
 	ln, err := net.Listen("tcp", c.Listen)
 	if err != nil {
@@ -74,4 +63,31 @@ func (c *serveCmd) Run() error {
 		cerr := srv.Close()
 		return errors.Join(err, cerr)
 	}
+}
+
+// liveWorld opens the scenario of a world run live (run, serve): the speed
+// checked, the event bound applied, the recording's file checked before anything
+// starts. The speed is the flag's, or the family's opening speed.
+func liveWorld(src session.Source, storm stormFlags, record string, force bool, speedFlag *float64) (*presets.Scenario, netsim.Config, float64, error) {
+	if speedFlag != nil && (*speedFlag < 0 || (*speedFlag > 0 && (*speedFlag < 0.01 || *speedFlag > 1000))) {
+		return nil, netsim.Config{}, 0, badInput(fmt.Errorf("--speed: found %v, expected 0 (as fast as possible) or 0.01 to 1000", *speedFlag))
+	}
+	s, cfg, err := session.Open(src)
+	if err != nil {
+		return nil, cfg, 0, badInput(err)
+	}
+	warnScenario(os.Stderr, s)
+	if err := storm.apply(&cfg); err != nil {
+		return nil, cfg, 0, badInput(err)
+	}
+	if record != "" {
+		if err := session.CheckRecording(record, force, src.File); err != nil {
+			return nil, cfg, 0, badInput(fmt.Errorf("--record: %w", err))
+		}
+	}
+	speed := tui.OpeningSpeed(string(cfg.Spec.Family))
+	if speedFlag != nil {
+		speed = *speedFlag
+	}
+	return s, cfg, speed, nil
 }

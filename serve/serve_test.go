@@ -75,22 +75,29 @@ func (c *class) dial(user string, auth ...gossh.AuthMethod) (*gossh.Client, erro
 
 var newKey, open = sshtest.NewKey, sshtest.Open
 
+// pair opens the dashboards of the teacher, ana, and of a student, closed when
+// the test ends.
+func (c *class) pair(t *testing.T) (teacher, student *sshtest.Screen) {
+	t.Helper()
+	tc, err := c.dial(TeacherUser, gossh.PublicKeys(c.teacher))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tc.Close() })
+	sc, err := c.dial("student", gossh.PublicKeys(newKey(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sc.Close() })
+	return open(t, tc, nil), open(t, sc, nil)
+}
+
 // TestTeacherActsSpectatorsSee: the teacher's crash n2 (typed on the : line)
 // reaches the world once, with a marker naming the teacher, and shows on a
 // spectator's screen soon after; a spectator's keys act on nothing.
 func TestTeacherActsSpectatorsSee(t *testing.T) {
 	c := start(t, Options{})
-	tc, err := c.dial(TeacherUser, gossh.PublicKeys(c.teacher))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tc.Close()
-	sc, err := c.dial("student", gossh.PublicKeys(newKey(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sc.Close()
-	teacher, student := open(t, tc, nil), open(t, sc, nil)
+	teacher, student := c.pair(t)
 	if !teacher.Wait("bully", 10*time.Second) || !student.Wait("bully", 10*time.Second) {
 		t.Fatalf("no dashboard:\n%q", student.Text())
 	}
@@ -274,17 +281,7 @@ func TestLanguage(t *testing.T) {
 // the dashboard: its screen is written all the time).
 func TestIdle(t *testing.T) {
 	c := start(t, Options{IdleSpectator: 500 * time.Millisecond, IdleTeacher: 500 * time.Millisecond})
-	tc, err := c.dial(TeacherUser, gossh.PublicKeys(c.teacher))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tc.Close()
-	sc, err := c.dial("student", gossh.PublicKeys(newKey(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sc.Close()
-	teacher, student := open(t, tc, nil), open(t, sc, nil)
+	teacher, student := c.pair(t)
 	select {
 	case <-student.Ends:
 	case <-time.After(10 * time.Second):
