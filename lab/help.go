@@ -110,7 +110,7 @@ var commandGuide = map[string]string{
 	"": "student", "run": "dashboard", "replay": "dashboard", "sim": "scenarios", "presets": "scenarios",
 	"algos": "algorithms", "verify": "recordings", "export": "recordings", "sweep": "sweeps", "sweeps": "sweeps",
 	"calc": "sweeps", "new": "own-algorithm", "check": "own-algorithm", "grade": "teacher", "explore": "finding-bugs",
-	"shrink": "finding-bugs", "diff": "diff-json", "help": "student",
+	"shrink": "finding-bugs", "diff": "diff-json", "help": "student", "serve": "teaching",
 }
 
 // guideLine is the last line of a command's --help: the guide that covers it, and

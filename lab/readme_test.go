@@ -126,6 +126,7 @@ var pageTests = map[string]string{
 	"docs/sim-json.md":      "TestSimJSONShape",   // the JSON's shape
 	"docs/sweeps.md":        "TestSweepsPage",     // every line, GNU parallel included
 	"docs/what-if.md":       "TestWhatIfPage",
+	"docs/teaching.md":      "TestTeachingPage", // a class served on loopback, ssh-keygen, grade
 }
 
 // allDocPages lists README.md and every page of docs/, as paths from the module's

@@ -14,17 +14,17 @@ import (
 
 // placeholderRe finds kong's placeholders: a flag's value after "=", a positional
 // argument or the command in angle brackets, and [flags].
-var placeholderRe = regexp.MustCompile(`=(STRING|INT|FLOAT-64|FILE|DIR|FORMAT|LANG|DURATION|SEED|TABLE|OUT|KIND|CLASS|PATH|AXIS|SIZE)\b|<(command|file|dirs|dir|family|name|scenario|topic)>|\[flags\]`)
+var placeholderRe = regexp.MustCompile(`=(STRING|INT|FLOAT-64|FILE|DIR|FORMAT|LANG|DURATION|SEED|TABLE|OUT|KIND|CLASS|PATH|AXIS|SIZE|ADDR)\b|<(command|file|dirs|dir|family|name|scenario|topic)>|\[flags\]`)
 
 // The placeholders of the commands added since en.go's list (explore, check, grade,
-// new).
+// new, serve).
 func init() {
 	extend(map[Lang]map[string]string{
-		En: {"ph.KIND": "KIND", "ph.CLASS": "CLASS", "ph.PATH": "PATH", "ph.AXIS": "AXIS", "ph.SIZE": "SIZE",
+		En: {"ph.KIND": "KIND", "ph.CLASS": "CLASS", "ph.PATH": "PATH", "ph.AXIS": "AXIS", "ph.SIZE": "SIZE", "ph.ADDR": "ADDR",
 			"ph.<dir>": "<dir>", "ph.<family>": "<family>", "ph.<name>": "<name>", "ph.<scenario>": "<scenario>"},
-		Pt: {"ph.KIND": "TIPO", "ph.CLASS": "CLASSE", "ph.PATH": "CAMINHO", "ph.AXIS": "EIXO", "ph.SIZE": "TAMANHO",
+		Pt: {"ph.KIND": "TIPO", "ph.CLASS": "CLASSE", "ph.PATH": "CAMINHO", "ph.AXIS": "EIXO", "ph.SIZE": "TAMANHO", "ph.ADDR": "ENDEREÇO",
 			"ph.<dir>": "<pasta>", "ph.<family>": "<família>", "ph.<name>": "<nome>", "ph.<scenario>": "<cenário>"},
-		Es: {"ph.KIND": "TIPO", "ph.CLASS": "CLASE", "ph.PATH": "RUTA", "ph.AXIS": "EJE", "ph.SIZE": "TAMAÑO",
+		Es: {"ph.KIND": "TIPO", "ph.CLASS": "CLASE", "ph.PATH": "RUTA", "ph.AXIS": "EJE", "ph.SIZE": "TAMAÑO", "ph.ADDR": "DIRECCIÓN",
 			"ph.<dir>": "<carpeta>", "ph.<family>": "<familia>", "ph.<name>": "<nombre>", "ph.<scenario>": "<escenario>"},
 	})
 }

@@ -57,7 +57,10 @@ func TestWorldEstimate(t *testing.T) {
 		w.Close()
 		est := int64(netsim.WorldBytes(cfg))
 		t.Logf("%s on a %s of %d: holds %d B a process, estimate %d", tc.algo, tc.topo, tc.n, held/int64(tc.n), est/int64(tc.n))
-		if held > est || held < est/4 {
+		// The heap is read while the runtime and the goroutines of earlier tests
+		// still hold a little of their own (tens of kB, seen as raft's 1,000-node
+		// mesh reading 0.5 % over its estimate on a loaded machine): 2 % of slack.
+		if held > est+est/50 || held < est/4 {
 			t.Errorf("%s on a %s of %d: holds %d bytes, estimated %d", tc.algo, tc.topo, tc.n, held, est)
 		}
 	}
