@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"errors"
+	"github.com/clusterlab/clusterlab/internal/clitest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,17 +54,7 @@ func TestSignalsStopCleanly(t *testing.T) {
 		if lines := strings.Count(stderr.String(), "\n"); lines != 1 || !strings.Contains(stderr.String(), "interrupted by "+tc.name) {
 			t.Errorf("%s: stderr %q, want one line saying so", tc.name, stderr.String())
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%s: the recording was not kept: %v", tc.name, err)
-		}
-		last := data[bytes.LastIndexByte(data[:len(data)-1], '\n')+1:]
-		if !bytes.HasPrefix(last, []byte(`{"ev":"end"`)) || !bytes.Contains(last, []byte(`"reason":"interrupted"`)) {
-			t.Fatalf("%s: last line %s, want the end record with reason interrupted", tc.name, last)
-		}
-		if out, err := exec.Command(bin, "verify", path).CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "verified: ") {
-			t.Errorf("%s: verify %v: %s", tc.name, err, out)
-		}
+		clitest.EndsInterrupted(t, bin, path, tc.name)
 		if tmp, _ := filepath.Glob(filepath.Join(dir, "*.partial")); len(tmp) > 0 {
 			t.Errorf("%s: unfinished files left: %v", tc.name, tmp)
 		}

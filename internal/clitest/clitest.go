@@ -5,6 +5,7 @@ package clitest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -142,4 +143,22 @@ func OpenDashboard(t testing.TB, dir, bin string, args []string) string {
 	screen, _ := tmux("capture-pane", "-p", "-t", session)
 	t.Fatalf("clusterlab %s: still running 10 s after q; screen:\n%s", strings.Join(args, " "), screen)
 	return ""
+}
+
+// EndsInterrupted checks a recording that a signal stopped: it was kept, its last
+// line is the end record with reason interrupted, and bin verifies it. what names
+// the case in the failures.
+func EndsInterrupted(t testing.TB, bin, rec, what string) {
+	t.Helper()
+	data, err := os.ReadFile(rec)
+	if err != nil || len(data) == 0 {
+		t.Fatalf("%s: the recording was not kept: %v", what, err)
+	}
+	last := data[bytes.LastIndexByte(data[:len(data)-1], '\n')+1:]
+	if !bytes.HasPrefix(last, []byte(`{"ev":"end"`)) || !bytes.Contains(last, []byte(`"reason":"interrupted"`)) {
+		t.Fatalf("%s: the recording ends with %s, want its end record with reason interrupted", what, last)
+	}
+	if out, err := exec.Command(bin, "verify", rec).CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "verified: ") {
+		t.Errorf("%s: verify: %v: %s", what, err, out)
+	}
 }
