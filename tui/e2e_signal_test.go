@@ -2,9 +2,11 @@ package tui
 
 import (
 	"bytes"
+	"github.com/clusterlab/clusterlab/internal/clitest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,6 +45,14 @@ func TestEndToEndSignals(t *testing.T) {
 			if len(state) == 3 && state[0] == "1" {
 				break
 			}
+			// tmux 3.3a can mark the pane dead before it reaps the process, and then
+			// never says its status: the zombie's own exit code says it.
+			if len(state) == 2 && state[0] == "1" {
+				if code, ok := zombieStatus(pid); ok {
+					state = []string{"1", code, state[1]}
+					break
+				}
+			}
 			if time.Now().After(deadline) {
 				t.Fatalf("%s: the dashboard did not end; screen:\n%s", tc.name, x.capture())
 			}
@@ -54,16 +64,24 @@ func TestEndToEndSignals(t *testing.T) {
 		if s := x.tmux("capture-pane", "-p", "-S", "-200", "-t", x.name); !strings.Contains(s, "interrupted by "+tc.name) {
 			t.Errorf("%s: the terminal does not say why it ended:\n%s", tc.name, s)
 		}
-		data, err := os.ReadFile(rec)
-		if err != nil {
-			t.Fatalf("%s: the recording was not kept: %v", tc.name, err)
-		}
-		last := data[bytes.LastIndexByte(data[:len(data)-1], '\n')+1:]
-		if !bytes.HasPrefix(last, []byte(`{"ev":"end"`)) || !bytes.Contains(last, []byte(`"reason":"interrupted"`)) {
-			t.Errorf("%s: the recording ends with %s, want its end record with reason interrupted", tc.name, last)
-		}
-		if out, err := exec.Command(bin, "verify", rec).CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "verified: ") {
-			t.Errorf("%s: verify: %v: %s", tc.name, err, out)
-		}
+		clitest.EndsInterrupted(t, bin, rec, tc.name)
 	}
+}
+
+// zombieStatus is the exit status of process pid once it has exited and is not yet
+// reaped: /proc/PID/stat's exit_code field (the 52nd, as waitpid gives it).
+func zombieStatus(pid string) (string, bool) {
+	data, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return "", false
+	}
+	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	if len(f) < 50 || f[0] != "Z" {
+		return "", false
+	}
+	ws, err := strconv.Atoi(f[49])
+	if err != nil {
+		return "", false
+	}
+	return strconv.Itoa(ws >> 8), true
 }
