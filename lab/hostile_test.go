@@ -52,10 +52,12 @@ type hostileCase struct {
 	stdout string
 	as     bool // under prlimit --as=4 GiB
 	fsize  int  // under prlimit --fsize: files can grow no larger (a disk that fills)
-	// sig is sent after the command has run for after.
-	sig   syscall.Signal
-	after time.Duration
-	codes []int // the exit codes accepted
+	// sig is sent after the command has run for after, or, with reading set,
+	// once the command is seen reading that fixture (see waitReading).
+	sig     syscall.Signal
+	after   time.Duration
+	reading string
+	codes   []int // the exit codes accepted
 	// stderr is what its one line says; out what stdout holds; notOut what it
 	// must not hold.
 	stderr, out string
@@ -307,11 +309,6 @@ func hostileCases() []hostileCase {
 	if hostileFull() {
 		long = time.Minute
 	}
-	// verify reading the numbered lines is stopped after soon.
-	soon := 300 * time.Millisecond
-	if hostileFull() {
-		soon = 2 * time.Second
-	}
 	repo, _ := filepath.Abs("..") // the lab's checkout, for new's go.mod
 	return []hostileCase{
 		{name: "§1 a 1000-node ring, crash_rate 0.2/s for 24 h, stopped after a while", slow: true, needs: []string{"ring1000.toml"},
@@ -350,7 +347,7 @@ func hostileCases() []hostileCase {
 		{name: "§8 verify of a header and 4 GB of empty lines", needs: []string{"blank.jsonl.zst"}, args: []string{"verify", "blank.jsonl.zst"},
 			codes: []int{2}, out: "found an empty line, expected one JSON event", wall: 2 * time.Second, rssMB: 300},
 		{name: "§8 SIGTERM to verify reading 4 GB of lines", slow: true, needs: []string{"lines.jsonl.zst"}, args: []string{"verify", "lines.jsonl.zst"},
-			sig: syscall.SIGTERM, after: soon, codes: []int{143}, stderr: "interrupted by SIGTERM", wall: time.Second, rssMB: 400},
+			sig: syscall.SIGTERM, reading: "lines.jsonl.zst", codes: []int{143}, stderr: "interrupted by SIGTERM", wall: time.Second, rssMB: 400},
 		{name: "§8 SIGHUP to sim --record", args: []string{"sim", "--preset", "dp-gst", "--until", "20h", "--record", "hup.jsonl", "--force"},
 			sig: syscall.SIGHUP, after: 2 * time.Second, codes: []int{129}, stderr: `interrupted by SIGHUP; hup.jsonl keeps`, wall: 2 * time.Second, rssMB: 300},
 		{name: "§9 verify of a line from a node the header lacks", needs: []string{"node.jsonl"}, args: []string{"verify", "node.jsonl"},
@@ -467,7 +464,11 @@ func runHostile(t *testing.T, dir, bin string, tc hostileCase) {
 		}
 	}()
 	if tc.sig != 0 {
-		time.Sleep(tc.after)
+		if tc.reading != "" {
+			waitReading(t, cmd.Process.Pid, filepath.Join(dir, tc.reading), tc.wall+time.Minute)
+		} else {
+			time.Sleep(tc.after)
+		}
 		cmd.Process.Signal(tc.sig)
 		start = time.Now()
 	}
@@ -580,6 +581,72 @@ func TestHostileReplayHuge(t *testing.T) {
 	if rss == 0 || rss > 2600 {
 		t.Errorf("%d MB resident, bound 2,600", rss)
 	}
+}
+
+// readingPast is how far into a fixture (compressed bytes) a command must have
+// read before waitReading says it is reading: well past the header and the
+// decoder's first reads (64 KiB each), so the command is in its loop over the
+// lines, not still starting.
+const readingPast = 256 << 10
+
+// waitReading waits until the process pid has read past readingPast bytes of
+// the file path, seen in its file offset (/proc/PID/fdinfo), and checks that it
+// is still short of the end: the signal then reaches a command in the middle of
+// its reading, on a fast machine as on a slow or loaded one, where a fixed
+// sleep could find it not yet started, or done. It fails the test if the
+// process ends or the file is read to its end first (the fixture would then be
+// too small to show anything), or after wait.
+func waitReading(t *testing.T, pid int, path string, wait time.Duration) {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Size() < 4*readingPast {
+		t.Fatalf("%s holds %d bytes: too few to be seen in the middle of its reading", path, info.Size())
+	}
+	var pos int64
+	for deadline := time.Now().Add(wait); pos < readingPast; time.Sleep(time.Millisecond) {
+		var alive bool
+		if pos, alive = readOffset(pid, path); !alive {
+			t.Fatalf("the command ended before it was seen reading %s past %d bytes", filepath.Base(path), readingPast)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the command has not read %s past %d bytes after %v (at %d)", filepath.Base(path), readingPast, wait, pos)
+		}
+	}
+	if pos >= info.Size() {
+		t.Fatalf("the command had read all of %s (%d bytes) when first seen past %d: a fixture too small for this machine", filepath.Base(path), pos, readingPast)
+	}
+	t.Logf("signalled at offset %d of %d in %s", pos, info.Size(), filepath.Base(path))
+}
+
+// readOffset is the largest file offset among pid's open descriptors of path,
+// and whether the process still has its descriptors (a process that has ended,
+// even one not yet reaped, has none).
+func readOffset(pid int, path string) (int64, bool) {
+	dir := "/proc/" + strconv.Itoa(pid)
+	fds, err := os.ReadDir(dir + "/fd")
+	if err != nil || len(fds) == 0 {
+		return 0, false
+	}
+	var pos int64
+	for _, fd := range fds {
+		if target, err := os.Readlink(dir + "/fd/" + fd.Name()); err != nil || target != path {
+			continue
+		}
+		data, err := os.ReadFile(dir + "/fdinfo/" + fd.Name())
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(l, "pos:"); ok {
+				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				pos = max(pos, n)
+			}
+		}
+	}
+	return pos, true
 }
 
 // highWater is a process's peak resident memory so far (VmHWM), in kB; 0 if it
