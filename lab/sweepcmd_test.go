@@ -213,18 +213,9 @@ func TestSweepCommand(t *testing.T) {
 
 	t.Run("signal-while-checking", func(t *testing.T) {
 		// 100,000 cells, each built once before any run starts (seconds): a
-		// signal meanwhile stops the sweep at once, with nothing written.
-		var b strings.Builder
-		b.WriteString("base = \"ring\"\n[set]\n\"params.initiators\" = [\"n1\"]\n[axes]\n")
-		for _, axis := range []string{"nodes", "\"network.loss\"", "\"network.dup\"", "\"params.retry\"", "until"} {
-			var vals []string
-			for i := range 10 {
-				vals = append(vals, map[string]string{"nodes": fmt.Sprint(4 + i), "\"network.loss\"": fmt.Sprintf("0.00%d", i),
-					"\"network.dup\"": fmt.Sprintf("0.00%d", i), "\"params.retry\"": fmt.Sprintf("\"%dms\"", 10+i), "until": fmt.Sprintf("\"%ds\"", 3+i)}[axis])
-			}
-			fmt.Fprintf(&b, "%s = [%s]\n", axis, strings.Join(vals, ", "))
-		}
-		writeFile(t, filepath.Join(dir, "big.toml"), b.String())
+		// signal meanwhile stops the sweep at once, with nothing written, and
+		// stderr, not a terminal, holds no progress line.
+		writeBigGrid(t, filepath.Join(dir, "big.toml"))
 		cmd := exec.Command(bin, "sweep", "big.toml", "--out", "big")
 		cmd.Dir = dir
 		var stdout, stderr bytes.Buffer
@@ -318,4 +309,21 @@ func readRows(t *testing.T, path string) []map[string]string {
 		out = append(out, row)
 	}
 	return out
+}
+
+// writeBigGrid writes a sweep file of 100,000 valid cells (10 values on each of 5
+// axes): seconds of checking before any run.
+func writeBigGrid(t *testing.T, path string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("base = \"ring\"\n[set]\n\"params.initiators\" = [\"n1\"]\n[axes]\n")
+	for _, axis := range []string{"nodes", "\"network.loss\"", "\"network.dup\"", "\"params.retry\"", "until"} {
+		var vals []string
+		for i := range 10 {
+			vals = append(vals, map[string]string{"nodes": fmt.Sprint(4 + i), "\"network.loss\"": fmt.Sprintf("0.00%d", i),
+				"\"network.dup\"": fmt.Sprintf("0.00%d", i), "\"params.retry\"": fmt.Sprintf("\"%dms\"", 10+i), "until": fmt.Sprintf("\"%ds\"", 3+i)}[axis])
+		}
+		fmt.Fprintf(&b, "%s = [%s]\n", axis, strings.Join(vals, ", "))
+	}
+	writeFile(t, path, b.String())
 }

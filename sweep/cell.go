@@ -158,6 +158,11 @@ func (s *Sweep) checkCells(ctx context.Context) error {
 	}
 	var mu sync.Mutex
 	bad, badAt := error(nil), n
+	// A grid of 100,000 cells takes seconds: the progress shows after a while
+	// (on a terminal), once; Shrink's check of a smaller grid shows none.
+	bar, built := newCheckProgress(s.shown, n), 0
+	s.shown = checkShown{}
+	defer bar.erase()
 	var stop atomic.Int64
 	stop.Store(int64(n))
 	each(runtime.GOMAXPROCS(0), n, func(ci int) {
@@ -169,11 +174,13 @@ func (s *Sweep) checkCells(ctx context.Context) error {
 			return
 		}
 		c, err := s.buildCell(ci)
+		mu.Lock()
+		built++
+		bar.update(built)
 		if cellBuilt != nil {
-			mu.Lock()
 			cellBuilt()
-			mu.Unlock()
 		}
+		mu.Unlock()
 		if err != nil {
 			mu.Lock()
 			if ci < badAt {

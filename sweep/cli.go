@@ -67,9 +67,17 @@ func Open(ctx context.Context, file, preset string) (*Sweep, error) {
 	case file != "" && preset != "":
 		return nil, errors.New("FILE and --preset: expected one of them, not both")
 	case file != "" || preset != "":
-		return loadContext(ctx, file, preset)
+		return loadContext(ctx, file, preset, checkShown{})
 	}
 	return nil, errors.New("expected a sweep FILE or --preset NAME (see `clusterlab sweeps`)")
+}
+
+// openShowing is Open whose check of the cells shows its progress on shown.w.
+func openShowing(ctx context.Context, file, preset string, shown checkShown) (*Sweep, error) {
+	if file != "" && preset != "" || file == "" && preset == "" {
+		return Open(ctx, file, preset)
+	}
+	return loadContext(ctx, file, preset, shown)
 }
 
 // CheckJobs refuses a --jobs out of range (the command line leaves Options.Jobs 0,
@@ -87,7 +95,7 @@ func Prepare(o Options) (*Plan, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s, err := Open(ctx, o.File, o.Preset)
+	s, err := openShowing(ctx, o.File, o.Preset, checkShown{o.Progress, o.Lang})
 	var stopped *Stopped
 	if errors.As(err, &stopped) {
 		return nil, err
@@ -340,35 +348,63 @@ func Merge(dirs []string, out string, force bool, dpi int, ui lang.Lang, stdout 
 	return o, err
 }
 
-// progress draws runs done / total, runs/s and the ETA on one line.
+// progress draws runs done / total, runs/s and the ETA on one line (or, for the
+// check of the cells, cells checked).
 type progress struct {
 	w     io.Writer
 	ui    lang.Lang
+	key   string // the catalog text of the line: n, total, rate, ETA
+	width int    // of the bar, in cells
 	total int
+	// quiet: nothing is drawn before the work has taken this long, so that the
+	// check of a small grid, done in milliseconds, leaves no line behind.
+	quiet time.Duration
+	drawn bool
 	start time.Time
 	last  time.Time
 }
 
 func newProgress(w io.Writer, total int, ui lang.Lang) *progress {
-	return &progress{w: w, ui: ui, total: total, start: time.Now()}
+	return &progress{w: w, ui: ui, key: "sweep.progress", width: 30, total: total, start: time.Now()}
+}
+
+// checkShown is where the check of a sweep's cells shows its progress (w nil:
+// nowhere), and in which language.
+type checkShown struct {
+	w  io.Writer
+	ui lang.Lang
+}
+
+// checkQuiet is how long the check of the cells runs before its progress shows
+// (a variable for the tests).
+var checkQuiet = 500 * time.Millisecond
+
+func newCheckProgress(shown checkShown, total int) *progress {
+	return &progress{w: shown.w, ui: shown.ui, key: "sweep.progress.check", width: 16, total: total, quiet: checkQuiet, start: time.Now()}
 }
 
 func (b *progress) update(n int) {
-	if b.w == nil || (time.Since(b.last) < 100*time.Millisecond && n < b.total) {
+	if b.w == nil || time.Since(b.start) < b.quiet || (time.Since(b.last) < 100*time.Millisecond && n < b.total) {
 		return
 	}
-	b.last = time.Now()
+	b.last, b.drawn = time.Now(), true
 	el := time.Since(b.start).Seconds()
 	rate := float64(n) / max(el, 1e-9)
 	eta := time.Duration(float64(b.total-n) / max(rate, 1e-9) * float64(time.Second)).Round(time.Second)
-	const width = 30
-	fill := width * n / max(b.total, 1)
-	fmt.Fprintf(b.w, "\r[%s%s] %s ", strings.Repeat("█", fill), strings.Repeat("░", width-fill), b.ui.F("sweep.progress", n, b.total, rate, eta))
+	fill := b.width * n / max(b.total, 1)
+	fmt.Fprintf(b.w, "\r[%s%s] %s ", strings.Repeat("█", fill), strings.Repeat("░", b.width-fill), b.ui.F(b.key, n, b.total, rate, eta))
 }
 
 func (b *progress) done() {
 	if b.w != nil {
 		fmt.Fprintln(b.w)
+	}
+}
+
+// erase clears the line drawn, if any: the check's line gives way to the runs'.
+func (b *progress) erase() {
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\x1b[2K")
 	}
 }
 

@@ -91,6 +91,7 @@ type Sweep struct {
 	algorithms []string
 	kept       []Cell
 	cells      cellCache
+	shown      checkShown // where the first check of the cells shows its progress
 }
 
 //go:embed presets/*.toml
@@ -109,13 +110,13 @@ func Names() []string {
 
 // Load reads an embedded sweep.
 func Load(name string) (*Sweep, error) {
-	return loadContext(context.Background(), "", name)
+	return loadContext(context.Background(), "", name, checkShown{})
 }
 
 // loadContext is Load or LoadFile whose check of the cells stops when ctx is
 // cancelled: a grid of 100,000 cells takes seconds to check, and a signal must not
 // wait for it.
-func loadContext(ctx context.Context, file, preset string) (*Sweep, error) {
+func loadContext(ctx context.Context, file, preset string, shown checkShown) (*Sweep, error) {
 	data, dir := []byte(nil), ""
 	if file != "" {
 		var err error
@@ -130,20 +131,20 @@ func loadContext(ctx context.Context, file, preset string) (*Sweep, error) {
 		}
 		file = preset + ".toml"
 	}
-	return parse(ctx, file, data, dir, nil)
+	return parse(ctx, file, data, dir, nil, shown)
 }
 
 // parseWithBase reads a sweep whose base scenario's text is given (merge reads both
 // from a shard's output folder).
 func parseWithBase(file string, data, base []byte) (*Sweep, error) {
-	return parse(context.Background(), file, data, "", base)
+	return parse(context.Background(), file, data, "", base, checkShown{})
 }
 
 // LoadFile reads a sweep file; a `file = ...` in it is relative to its folder.
 // It has a scenario file's guards: a regular file of at most
 // presets.MaxFileBytes.
 func LoadFile(path string) (*Sweep, error) {
-	return loadContext(context.Background(), path, "")
+	return loadContext(context.Background(), path, "", checkShown{})
 }
 
 // readFile is presets.ReadFile with a missing file said in one line.
@@ -163,10 +164,10 @@ const keys = "name, description, base, file, seeds, set, axes, plot, expect, not
 // Parse reads and checks a sweep. dir is where `file = ...` is looked up ("" for
 // embedded sweeps, whose base must be a preset).
 func Parse(file string, data []byte, dir string) (*Sweep, error) {
-	return parse(context.Background(), file, data, dir, nil)
+	return parse(context.Background(), file, data, dir, nil, checkShown{})
 }
 
-func parse(ctx context.Context, file string, data []byte, dir string, base []byte) (*Sweep, error) {
+func parse(ctx context.Context, file string, data []byte, dir string, base []byte, shown checkShown) (*Sweep, error) {
 	var f File
 	if bytes.HasPrefix(data, []byte("\uFEFF")) {
 		// An editor's byte-order mark, which TOML does not allow.
@@ -183,7 +184,7 @@ func parse(ctx context.Context, file string, data []byte, dir string, base []byt
 		}
 		return nil, presets.DecodeError(file, "the sweep format's keys: "+keys, err)
 	}
-	s := &Sweep{File: f, Path: file, Source: data, pos: presets.Index(data), base: base}
+	s := &Sweep{File: f, Path: file, Source: data, pos: presets.Index(data), base: base, shown: shown}
 	if err := s.check(ctx, dir); err != nil {
 		return nil, err
 	}
