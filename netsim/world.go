@@ -646,16 +646,25 @@ func (w *World) RunWhole(t time.Duration) {
 }
 
 // Position is where the run stands: at Now and, when it has handled some of that
-// instant and not all, before the next event (or monitor check) of it, numbered
-// before; else 0, before anything of the instant. RunTo(Position()) brings a re-run
+// instant, before the next event (or monitor check) of it, numbered before, or
+// after everything numbered so far when none of it is left; else 0, before
+// anything of the instant. RunTo(Position()) brings a re-run
 // of the same scenario and user actions to the same place, however its windows
 // fall: every event, wherever it is handled, has the number it would have if
 // events were handled one at a time.
 func (w *World) Position() (at time.Duration, before uint64) {
-	if k, ok := w.nextKey(); w.inside && ok && k.at == w.now {
+	if !w.inside {
+		return w.now, 0
+	}
+	if k, ok := w.nextKey(); ok && k.at == w.now {
 		return w.now, k.seq
 	}
-	return w.now, 0
+	// Inside an instant with nothing of it left: a message action (hold, drop,
+	// delay) took its last events out of the queue. The place is after everything
+	// numbered so far, where a re-run has handled the same events of the instant
+	// and no others; 0 would put an action taken here before the instant, and so
+	// before the message action that emptied it.
+	return w.now, w.seq + 1
 }
 
 // Halt stops the run at the end of the window under way: RunUntil and Step do
