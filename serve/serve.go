@@ -20,12 +20,16 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	"charm.land/wish/v2"
@@ -67,8 +71,15 @@ type Options struct {
 	Record   string // record the shared world to this file ("" for none)
 	Force    bool   // overwrite Record
 	Speed    float64
+	Paused   bool // the shared world starts paused
 	// Lang is the language of a session whose client sends no LANG.
 	Lang lang.Lang
+	// Lab, when set, gives each student a private world instead of the shared
+	// one (--lab): Scenario's, or one picked from a menu when Scenario is nil.
+	Lab *Lab
+	// Log receives the server's own lines (a session's dashboard that panicked);
+	// nil is standard error.
+	Log io.Writer
 
 	// The limits; zero values take the defaults.
 	MaxSessions   int
@@ -77,6 +88,9 @@ type Options struct {
 	IdleSpectator time.Duration
 	IdleTeacher   time.Duration
 	MaxSession    time.Duration
+
+	// panicKey, in tests, makes a session's dashboard panic on that key.
+	panicKey string
 }
 
 // Server is a class's server: the shared world and the SSH server.
@@ -89,6 +103,14 @@ type Server struct {
 	limiter  *limiter
 	sessions atomic.Int64
 	closed   sync.Once
+	log      *log.Logger
+	lab      *labState // --lab's private worlds; nil for a shared world
+
+	mu      sync.Mutex
+	screens map[ssh.Session]*screen // the dashboards open, for a Refresh
+	// handlers counts the sessions' handlers running, which Close waits for:
+	// each closes its own private world
+	handlers sync.WaitGroup
 }
 
 // teacher is a key of the teachers file and the name its markers carry.
@@ -122,15 +144,25 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	teachers, err := readTeachers(o.Teachers)
-	if err != nil {
+	var teachers []teacher
+	if o.Lab == nil || o.Teachers != "" {
+		if teachers, err = readTeachers(o.Teachers); err != nil {
+			return nil, err
+		}
+	}
+	if o.Log == nil {
+		o.Log = os.Stderr
+	}
+	s := &Server{o: o, teachers: teachers, hostKey: signer, limiter: newLimiter(o.Rate, o.Burst),
+		log: log.New(o.Log, "clusterlab serve: ", 0), screens: map[ssh.Session]*screen{}}
+	if o.Lab != nil {
+		if s.lab, err = newLabState(o); err != nil {
+			return nil, err
+		}
+	} else if s.live, err = session.NewLive(o.Scenario, o.Config, session.LiveOptions{Record: o.Record, Force: o.Force, Speed: o.Speed, Paused: o.Paused}); err != nil {
 		return nil, err
 	}
-	live, err := session.NewLive(o.Scenario, o.Config, session.LiveOptions{Record: o.Record, Force: o.Force, Speed: o.Speed})
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{o: o, live: live, teachers: teachers, hostKey: signer, limiter: newLimiter(o.Rate, o.Burst)}
+	live := s.live
 	s.ssh, err = wish.NewServer(
 		ssh.Option(func(srv *ssh.Server) error {
 			srv.AddHostKey(signer)
@@ -144,7 +176,9 @@ func New(o Options) (*Server, error) {
 		),
 	)
 	if err != nil {
-		live.Close()
+		if live != nil {
+			live.Close()
+		}
 		return nil, err
 	}
 	// Before any handshake: a flood from one address costs it nothing.
@@ -161,7 +195,7 @@ func New(o Options) (*Server, error) {
 // Fingerprint is the host key's SHA-256 fingerprint, as ssh shows it.
 func (s *Server) Fingerprint() string { return gossh.FingerprintSHA256(s.hostKey.PublicKey()) }
 
-// Live is the shared world.
+// Live is the shared world (nil in --lab mode).
 func (s *Server) Live() *session.Live { return s.live }
 
 // Sessions is how many SSH sessions are open.
@@ -190,7 +224,11 @@ func (s *Server) CloseFor(reason string) error {
 		if e := s.ssh.Shutdown(ctx); e != nil {
 			s.ssh.Close()
 		}
-		err = s.live.CloseFor(reason)
+		// every session's handler has ended, and closed its private world
+		s.handlers.Wait()
+		if s.live != nil {
+			err = s.live.CloseFor(reason)
+		}
 	})
 	return err
 }
@@ -198,7 +236,7 @@ func (s *Server) CloseFor(reason string) error {
 // publicKey lets any key watch, and only the teachers' keys in as TeacherUser.
 // Passwords and keyboard-interactive logins have no handler: they are refused.
 func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
-	if ctx.User() == TeacherUser {
+	if ctx.User() == TeacherUser && s.lab == nil {
 		_, ok := s.teacherOf(key)
 		return ok
 	}
@@ -223,16 +261,25 @@ func (s *Server) teacherOf(key ssh.PublicKey) (string, bool) {
 // callback may have been asked about another key than the one used).
 func (s *Server) guard(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		s.handlers.Add(1)
+		defer s.handlers.Done()
 		l := sessionLang(sess, s.o.Lang)
 		_, _, pty := sess.Pty()
 		switch {
+		case s.lab != nil && !pty && sess.Subsystem() == "" && slices.Equal(sess.Command(), []string{RecordCommand}):
+			s.lab.fetch(sess, l)
+			return
 		case len(sess.Command()) > 0 || sess.Subsystem() != "":
+			if s.lab != nil {
+				wish.Fatalln(sess, l.T("serve.lab.nocommand"))
+				return
+			}
 			wish.Fatalln(sess, l.T("serve.nocommand"))
 			return
 		case !pty:
 			wish.Fatalln(sess, l.T("serve.nopty"))
 			return
-		case sess.User() == TeacherUser:
+		case sess.User() == TeacherUser && s.lab == nil:
 			if _, ok := s.teacherOf(sess.PublicKey()); !ok {
 				wish.Fatalln(sess, l.T("serve.notteacher"))
 				return
@@ -244,27 +291,108 @@ func (s *Server) guard(next ssh.Handler) ssh.Handler {
 			return
 		}
 		defer s.sessions.Add(-1)
+		if s.lab != nil {
+			ls := s.lab.open(sess)
+			defer ls.close()
+			// the lab's own scenario opens before the dashboard: a lab without
+			// the memory for it says so in a line, as a full class does
+			if s.o.Scenario != nil {
+				if _, err := ls.start(s.o.Scenario, s.o.Config, s.o.Speed, l); err != nil {
+					wish.Fatalln(sess, err.Error())
+					return
+				}
+			}
+			sess.Context().SetValue(labKey{}, ls)
+		}
+		defer s.forget(sess)
 		next(sess)
 	}
 }
 
-// program makes a session's dashboard over the shared world.
+// screen is a session's program, to which Refresh is pushed.
+type screen struct {
+	p       *tea.Program
+	pending atomic.Bool // a Refresh is on its way: one is enough
+}
+
+// push sends the program a Refresh without waiting for it: a screen busy
+// drawing is not waited for, and gets one Refresh however many actions came.
+func (c *screen) push() {
+	if c.pending.Swap(true) {
+		return
+	}
+	go func() {
+		c.p.Send(tui.Refresh{}) // returns once the program has ended, if it has
+		c.pending.Store(false)
+	}()
+}
+
+// refreshAll pushes the shared world's latest picture to every screen at once:
+// a teacher's action shows everywhere now, not at each screen's next tick.
+func (s *Server) refreshAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.screens {
+		c.push()
+	}
+}
+
+func (s *Server) forget(sess ssh.Session) {
+	s.mu.Lock()
+	delete(s.screens, sess)
+	s.mu.Unlock()
+}
+
+// program makes a session's dashboard: over the shared world, or over the
+// student's private world in --lab mode (after its menu, when there is one).
 func (s *Server) program(sess ssh.Session) *tea.Program {
 	l := sessionLang(sess, s.o.Lang)
-	v := &viewer{live: s.live, l: l}
+	var m tea.Model
 	fps := SpectatorFPS
-	if name, ok := s.teacherOf(sess.PublicKey()); ok && sess.User() == TeacherUser {
-		v.name = name
-		v.teacher.Store(true)
-		fps = 0
+	who := fmt.Sprintf("%s (%s)", sess.RemoteAddr(), sess.User())
+	if s.lab != nil {
+		ls, _ := sess.Context().Value(labKey{}).(*labSession)
+		m, fps = s.labModel(ls, l, who), 0
+	} else {
+		v := &viewer{live: s.live, l: l, acted: s.refreshAll}
+		if name, ok := s.teacherOf(sess.PublicKey()); ok && sess.User() == TeacherUser {
+			v.name = name
+			v.teacher.Store(true)
+			fps = 0
+		}
+		m = s.dashboard(v, s.o.Scenario.Name, s.o.Config.Seed, l, fps, who)
 	}
-	seed := s.o.Config.Seed
-	// Steady: a viewer learns of another's action on its tick, which must not
-	// slow to a second while the world is idle.
-	m := &classModel{Model: tui.New(v, tui.Options{Title: s.o.Scenario.Name, Seed: &seed, Lang: l, FPS: fps, Steady: true}),
-		v: v, idleSpectator: s.o.IdleSpectator, idleTeacher: s.o.IdleTeacher, last: time.Now()}
 	opts := append(bubbletea.MakeOptions(sess), tea.WithFPS(max(fps, SpectatorFPS)), tea.WithoutSignalHandler())
-	return tea.NewProgram(m, opts...)
+	p := tea.NewProgram(m, opts...)
+	s.mu.Lock()
+	s.screens[sess] = &screen{p: p}
+	s.mu.Unlock()
+	return p
+}
+
+// dashboard is a session's dashboard on v's world. Steady: a viewer learns of
+// another's action on its tick (or a Refresh), and the tick must not slow to a
+// second while the world is idle.
+func (s *Server) dashboard(v *viewer, title string, seed uint64, l lang.Lang, fps int, who string) *classModel {
+	m := &classModel{v: v, idleSpectator: s.o.IdleSpectator, idleTeacher: s.o.IdleTeacher, last: time.Now(),
+		log: s.log, who: who, panicKey: s.o.panicKey}
+	m.Model = tui.New(v, tui.Options{Title: title, Seed: &seed, Lang: l, FPS: fps, Steady: true, Extra: []tui.Extra{langKey(v)}})
+	return m
+}
+
+// langKey changes a viewer's language, the dashboard's and the server's lines:
+// English, Portuguese, Spanish, round.
+func langKey(v *viewer) tui.Extra {
+	return tui.Extra{Key: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "")), Desc: "serve.key.lang",
+		Do: func(m *tui.Model) tea.Cmd {
+			next := map[lang.Lang]lang.Lang{lang.En: lang.Pt, lang.Pt: lang.Es}[m.Lang()]
+			if next == "" {
+				next = lang.En
+			}
+			v.l = next // read only by this session's dashboard, in its Update
+			m.SetLang(next)
+			return nil
+		}}
 }
 
 // sessionLang is the language the client's LANG (or LC_ALL, LC_MESSAGES) asks
@@ -358,15 +486,58 @@ func readTeachers(path string) ([]teacher, error) {
 }
 
 // classModel is a session's dashboard, which also measures the viewer's idle
-// time: keys, not the wire (a live dashboard writes all the time).
+// time (keys, not the wire: a live dashboard writes all the time), and keeps a
+// panic to its own session: the session ends, the server logs one line, and the
+// other sessions and the world go on.
 type classModel struct {
 	*tui.Model
 	v                          *viewer
 	idleSpectator, idleTeacher time.Duration
 	last                       time.Time
+	log                        *log.Logger
+	who                        string // the session, for the log
+	panicKey                   string
+	failed                     bool // it panicked: it draws one line until it ends
 }
 
-func (m *classModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *classModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
+	if m.failed {
+		return m, nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			cmd = m.fail(r)
+		}
+	}()
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.panicKey != "" && k.String() == m.panicKey {
+		panic("the test's panic key")
+	}
+	return m.update(msg)
+}
+
+// View draws the dashboard; a panic drawing it ends the session as one in
+// Update does.
+func (m *classModel) View() (v tea.View) {
+	if !m.failed {
+		defer func() {
+			if r := recover(); r != nil {
+				m.fail(r)
+				v = tea.NewView("")
+			}
+		}()
+		return m.Model.View()
+	}
+	return tea.NewView("clusterlab: " + m.v.l.T("serve.panicked") + "\n")
+}
+
+// fail logs a panic in one line and ends the session.
+func (m *classModel) fail(r any) tea.Cmd {
+	m.failed = true
+	m.log.Printf("session %s: the dashboard failed (%v) and was closed; the other sessions go on", m.who, r)
+	return tea.Quit
+}
+
+func (m *classModel) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	now := time.Now()
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.MouseMsg:
@@ -378,7 +549,9 @@ func (m *classModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch {
 	case m.v.teacher.Load() && idle >= m.idleTeacher:
 		m.v.teacher.Store(false) // demoted: a forgotten teacher's terminal acts no more
-	case !m.v.teacher.Load() && m.v.name == "" && idle >= m.idleSpectator:
+	case m.v.own && idle >= m.idleSpectator:
+		return m, tea.Quit // a student's lab is closed, and its recording kept
+	case !m.v.own && !m.v.teacher.Load() && m.v.name == "" && idle >= m.idleSpectator:
 		return m, tea.Quit
 	}
 	_, cmd := m.Model.Update(msg)

@@ -28,7 +28,11 @@ type class struct {
 }
 
 // start serves preset bully on a loopback port, with one teacher, ana.
-func start(t testing.TB, o Options) *class {
+func start(t testing.TB, o Options) *class { return startWith(t, o, "bully") }
+
+// startWith serves preset (none: a --lab server's menu) on a loopback port, with
+// one teacher, ana.
+func startWith(t testing.TB, o Options, preset string) *class {
 	t.Helper()
 	dir := t.TempDir()
 	c := &class{teacher: newKey(t), dir: dir, done: make(chan error, 1)}
@@ -37,18 +41,22 @@ func start(t testing.TB, o Options) *class {
 	if err := os.WriteFile(keys, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := presets.Load("bully")
-	if err != nil {
-		t.Fatal(err)
+	if preset != "" {
+		s, err := presets.Load(preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := s.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Scenario, o.Config = s, cfg
 	}
-	cfg, err := s.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.HostKey, o.Teachers, o.Scenario, o.Config, o.Lang = filepath.Join(dir, "host_key"), keys, s, cfg, lang.En
+	o.HostKey, o.Teachers, o.Lang = filepath.Join(dir, "host_key"), keys, lang.En
 	if o.Speed == 0 {
 		o.Speed = 1
 	}
+	var err error
 	c.s, err = New(o)
 	if err != nil {
 		t.Fatal(err)

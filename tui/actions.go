@@ -33,7 +33,8 @@ func (m *Model) actionGroups() [][]action {
 		play, run = append(run[:1:1], play...), run[1:]
 	}
 	return [][]action{
-		{{&k.Help, (*Model).openHelp}, {&k.Quit, (*Model).quit}, {&k.Focus, (*Model).focusNext}, {&k.Back, (*Model).focusBack}},
+		append([]action{{&k.Help, (*Model).openHelp}, {&k.Quit, (*Model).quit}, {&k.Focus, (*Model).focusNext}, {&k.Back, (*Model).focusBack}},
+			m.extraActions()...),
 		play,
 		{{&k.Select, (*Model).selectDigit}, {&k.SelectID, (*Model).openPick}, {&k.Crash, onSelected("crash %s")},
 			{&k.Revive, onSelected("recover %s")}, {&k.Slow, (*Model).toggleSlow}, {&k.Isolate, (*Model).toggleIsolate}},
@@ -74,14 +75,21 @@ func (m *Model) watching() string {
 
 // acts reports whether key b acts on the world, rather than on the view.
 func (m *Model) acts(b *key.Binding) bool {
-	k := &m.keys
-	for _, a := range []*key.Binding{&k.Crash, &k.Revive, &k.Slow, &k.Isolate, &k.Partition, &k.Heal, &k.GST,
-		&k.Election, &k.CS, &k.Marker, &k.Pause, &k.Step, &k.Faster, &k.Slower, &k.StoryPause, &k.Record} {
+	for _, a := range m.actingKeys() {
 		if a == b {
 			return true
 		}
 	}
 	return false
+}
+
+// actingKeys are the keys that act on the world: the command line's and a
+// message's too, which a watcher could only fill with actions refused.
+func (m *Model) actingKeys() []*key.Binding {
+	k := &m.keys
+	return []*key.Binding{&k.Crash, &k.Revive, &k.Slow, &k.Isolate, &k.Partition, &k.Heal, &k.GST,
+		&k.Election, &k.CS, &k.Marker, &k.Pause, &k.Step, &k.Faster, &k.Slower, &k.StoryPause, &k.Record,
+		&k.Command, &k.Drop, &k.Delay, &k.Deliver}
 }
 
 // onSelected acts on the selected node: format names it.

@@ -48,6 +48,8 @@ type Options struct {
 	// slowing it to save work: a dashboard that watches a world others act on
 	// (a class served over SSH) learns of their actions only on its tick.
 	Steady bool
+	// Extra are keys of the embedding program's own (a class's language key).
+	Extra []Extra
 	// Context ends the dashboard when it is done, restoring the terminal; Run
 	// then returns an error that wraps tea.ErrProgramKilled. With a Context, the
 	// dashboard leaves SIGINT and SIGTERM to its caller, who cancels it on them
@@ -231,6 +233,8 @@ func New(c Controller, opts Options) *Model {
 		m.hs.replay, m.hs.file = true, opts.File
 	}
 	m.keys.localize(st.Lang, m.seek != nil)
+	m.opts.Extra = slices.Clone(opts.Extra) // their help is localized in place
+	m.localizeExtra()
 	m.b = &board{st: st, keys: &m.keys, replay: m.seek != nil}
 	m.place, m.matrix, m.timeline = newPlacePane(m.b), newMatrixPane(m.b), newTimelinePane(m.b)
 	m.network, m.traffic, m.alerts, m.story = newNetworkPane(m.b), newTrafficPane(m.b), newAlertsPane(m.b), newStoryPane(m.b)
@@ -436,23 +440,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dirty = true
 		return m, nil
 	case tickMsg:
-		m.refresh()
-		if m.snap != m.lastSnap || m.hs != m.lastHS {
-			m.lastSnap, m.lastHS, m.dirty = m.snap, m.hs, true
-		}
-		if !m.flashUntil.IsZero() && time.Now().After(m.flashUntil) {
-			m.flash, m.flashUntil = "", time.Time{}
-			m.relayout()
-			m.dirty = true
-		}
-		if !m.endedUntil.IsZero() && time.Now().After(m.endedUntil) {
-			m.endedUntil, m.dirty = time.Time{}, true
-		}
-		if m.latch.expire(m.clock()) {
-			m.b.left = m.latch.left(m.snap)
-			m.dirty = true
-		}
+		m.pull()
 		return m, m.tick()
+	case Refresh:
+		m.pull()
+		return m, nil
 	case tea.BackgroundColorMsg:
 		m.setPalette(msg.IsDark())
 		return m, nil
@@ -490,6 +482,27 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.traffic.input, cmd = m.traffic.input.Update(msg)
 	}
 	return m, cmd
+}
+
+// pull takes the latest snapshot and lets what was shown for a while expire: a
+// tick's work, or a Refresh's.
+func (m *Model) pull() {
+	m.refresh()
+	if m.snap != m.lastSnap || m.hs != m.lastHS {
+		m.lastSnap, m.lastHS, m.dirty = m.snap, m.hs, true
+	}
+	if !m.flashUntil.IsZero() && time.Now().After(m.flashUntil) {
+		m.flash, m.flashUntil = "", time.Time{}
+		m.relayout()
+		m.dirty = true
+	}
+	if !m.endedUntil.IsZero() && time.Now().After(m.endedUntil) {
+		m.endedUntil, m.dirty = time.Time{}, true
+	}
+	if m.latch.expire(m.clock()) {
+		m.b.left = m.latch.left(m.snap)
+		m.dirty = true
+	}
 }
 
 // key handles one key press: ctrl+c quits at once; else the mode open (a prompt,
@@ -675,7 +688,7 @@ func (m *Model) bottomLines() []string {
 // with `? help • q quit` (or a mode's own keys), however narrow the terminal,
 // dropping other keys first.
 func (m *Model) keyBar() []string {
-	k := barKey{m.w, m.h, m.focus, m.help.ShowAll, m.helpPage, m.mode, m.hs.paused, m.place.view, m.b.msg != 0, m.seek != nil}
+	k := barKey{m.w, m.h, m.focus, m.help.ShowAll, m.helpPage, m.mode, m.hs.paused, m.place.view, m.b.msg != 0, m.seek != nil, m.watching() != ""}
 	if m.bar.lines == nil || m.bar.key != k {
 		m.bar.key, m.bar.lines = k, m.makeKeyBar()
 	}
@@ -694,6 +707,7 @@ type barKey struct {
 	view     nodesView
 	msg      bool // a message is selected
 	replay   bool // a replay, not yet forked
+	watching bool // the viewer only watches (Watcher)
 }
 
 func (m *Model) makeKeyBar() []string {
@@ -755,7 +769,7 @@ func (m *Model) shortKeys() []key.Binding {
 	default:
 		out = append(out, k.Select, k.Crash, k.Revive, k.Partition, k.Heal, k.Pause, k.Command, k.Focus)
 	}
-	return out
+	return m.forViewer(out)
 }
 
 // fullKeys are the columns of the full help: the dashboard's own keys, the focused
@@ -768,7 +782,9 @@ func (m *Model) fullKeys() [][]key.Binding {
 		for _, a := range g {
 			col = append(col, *a.key)
 		}
-		cols = append(cols, col)
+		if col = m.forViewer(col); len(col) > 0 {
+			cols = append(cols, col)
+		}
 	}
 	var own []key.Binding
 	for _, g := range m.panes[m.focus].FullHelp() {
