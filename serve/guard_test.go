@@ -14,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/clusterlab/clusterlab/internal/sshtest"
 	"github.com/clusterlab/clusterlab/tui"
 )
 
@@ -48,7 +49,7 @@ func TestPanicClosesOneSession(t *testing.T) {
 	}
 	defer cl.Close()
 	failing := open(t, cl, nil)
-	for _, s := range []interface{ Wait(string, time.Duration) bool }{teacher, other, failing} {
+	for _, s := range []*sshtest.Screen{teacher, other, failing} {
 		if !s.Wait("bully", 10*time.Second) {
 			t.Fatal("no dashboard")
 		}

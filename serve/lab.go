@@ -82,11 +82,11 @@ type labState struct {
 	o    Options
 	menu []string // the presets offered when no scenario is given
 
-	mu   sync.Mutex
-	used uint64         // the estimated bytes of the worlds open
-	opened map[string]int // sessions open per student (key id)
+	mu     sync.Mutex
+	used   uint64               // the estimated bytes of the worlds open
+	opened map[string]int       // sessions open per student (key id)
 	worlds map[*labSession]bool // the sessions with a world open
-	seq  int            // numbers each session's recording while it runs
+	seq    int                  // numbers each session's recording while it runs
 }
 
 func newLabState(o Options) (*labState, error) {
