@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -40,6 +41,8 @@ func TestTeachingPage(t *testing.T) {
 	var host gossh.PublicKey
 	var started string
 	last := ""
+	lab := false                 // the server running is a --lab one
+	student := sshtest.NewKey(t) // a --lab student's key, from one line to the next
 	for i, b := range blocks {
 		switch b.lang {
 		case "text":
@@ -66,7 +69,11 @@ func TestTeachingPage(t *testing.T) {
 					if srv == nil {
 						t.Fatalf("%s: %s before the server starts", page, code)
 					}
-					watch(t, dir, addr, host, f)
+					if lab {
+						labSession(t, dir, addr, host, student, f)
+					} else {
+						watch(t, dir, addr, host, f)
+					}
 				case "clusterlab":
 					args := f[1:]
 					if args[0] != "serve" && srv != nil {
@@ -74,16 +81,26 @@ func TestTeachingPage(t *testing.T) {
 						srv = nil
 					}
 					if args[0] == "grade" {
-						// The folder of recordings handed in: the class's.
+						// The folder of recordings handed in: the class's and
+						// the one a student fetched from the lab.
 						os.MkdirAll(filepath.Join(dir, args[1]), 0o755)
-						data, _ := os.ReadFile(filepath.Join(dir, "class.jsonl"))
-						os.WriteFile(filepath.Join(dir, args[1], "class.jsonl"), data, 0o644)
+						for _, name := range []string{"class.jsonl", "mine.jsonl"} {
+							data, err := os.ReadFile(filepath.Join(dir, name))
+							if err != nil {
+								t.Fatalf("%s: grade before %s is made: %v", page, name, err)
+							}
+							os.WriteFile(filepath.Join(dir, args[1], name), data, 0o644)
+						}
 					}
 					if _, err := cliParser().Parse(args); err != nil {
 						t.Fatalf("%s: clusterlab %s: %v", page, strings.Join(args, " "), err)
 					}
 					switch args[0] {
 					case "serve":
+						if srv != nil {
+							stopServer(t, srv)
+						}
+						lab = slices.Contains(args, "--lab")
 						srv, addr, started = startServer(t, dir, bin, args)
 						last = started
 						key, err := serve.HostKey(filepath.Join(dir, "host_key"))
@@ -194,4 +211,53 @@ func watch(t *testing.T, dir, addr string, host gossh.PublicKey, f []string) {
 		}
 	}
 	cl.Close()
+}
+
+// labSession does what an ssh line of the page's --lab section does, with the
+// student's key: opens their world, crashes n2 in it from the : line, and quits
+// (q, and yes: it is recording); or, for `ssh … record > FILE`, fetches the
+// recording of that lab into FILE, which must be what the server kept.
+func labSession(t *testing.T, dir, addr string, host gossh.PublicKey, key gossh.Signer, f []string) {
+	t.Helper()
+	cl, err := sshtest.Dial(addr, "student", host, gossh.PublicKeys(key))
+	if err != nil {
+		t.Fatalf("%s: %v", strings.Join(f, " "), err)
+	}
+	defer cl.Close()
+	if i := slices.Index(f, "record"); i >= 0 {
+		if i+2 >= len(f) || f[i+1] != ">" {
+			t.Fatalf("%s: expected record > FILE", strings.Join(f, " "))
+		}
+		sess, err := cl.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := sess.Output("record")
+		if err != nil || len(out) == 0 {
+			t.Fatalf("%s: %v, %d bytes", strings.Join(f, " "), err, len(out))
+		}
+		if !strings.Contains(string(out), `"crash n2"`) {
+			t.Errorf("%s: the recording lacks the student's crash n2", strings.Join(f, " "))
+		}
+		if err := os.WriteFile(filepath.Join(dir, f[i+2]), out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	s := sshtest.Open(t, cl, nil)
+	if !s.Wait("clusterlab", 20*time.Second) {
+		t.Fatalf("%s: no dashboard:\n%q", strings.Join(f, " "), s.Text())
+	}
+	s.In.Write([]byte(":crash n2\r"))
+	if !s.Wait("crash n2", 10*time.Second) {
+		t.Errorf("%s: the student's crash n2 does not show:\n%s", strings.Join(f, " "), s.Shown())
+	}
+	s.In.Write([]byte("q"))
+	time.Sleep(200 * time.Millisecond)
+	s.In.Write([]byte("y"))
+	select {
+	case <-s.Ends:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: q does not end the lab:\n%s", strings.Join(f, " "), s.Shown())
+	}
 }

@@ -279,3 +279,24 @@ func TestLanguageKey(t *testing.T) {
 		t.Errorf("after L twice, no Spanish:\n%s", a.Shown())
 	}
 }
+
+// TestQuitLeavesWorld: q ends a viewer's session at once, without asking about
+// the recording: the class's world and its recording go on without them.
+func TestQuitLeavesWorld(t *testing.T) {
+	c := start(t, Options{Record: filepath.Join(t.TempDir(), "class.jsonl")})
+	teacher, student := c.pair(t)
+	if !student.Wait("bully", 10*time.Second) || !teacher.Wait("bully", 10*time.Second) {
+		t.Fatal("no dashboard")
+	}
+	for _, s := range []*sshtest.Screen{student, teacher} {
+		s.In.Write([]byte("q"))
+		select {
+		case <-s.Ends:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("q did not end the session:\n%s", s.Shown())
+		}
+	}
+	if c.s.Live().Recording() == "" {
+		t.Error("the class's recording ended with a viewer's q")
+	}
+}

@@ -52,9 +52,10 @@ const (
 	// guard's bound): a world of 32 nodes holds a few thousand at most, unless
 	// it storms, and then it stops at this many, about 9 MB.
 	labPending = 100_000
-	// labSessionBytes is what a private world's session holds beside the world:
-	// its trace state, snapshots, dashboard and SSH channel (measured: about
-	// 3 MB on the presets, TestLabMemory).
+	// labSessionBytes is what a private world's session holds beside the
+	// world's own estimate: its trace state, snapshots and dashboard (2.3 MB for
+	// the largest preset at ×50, TestLabWorldEstimate) and its SSH side and
+	// renderer (3.6 MB, TestClassOf50's figure per extra session).
 	labSessionBytes = 6 << 20
 )
 
@@ -119,7 +120,7 @@ func newLabState(o Options) (*labState, error) {
 		}
 	}
 	if len(ls.menu) == 0 {
-		return nil, fmt.Errorf("--lab-nodes: no preset fits the lab's caps (%d nodes, %s)", lab.MaxNodes, membudget.Bytes(lab.Memory))
+		return nil, fmt.Errorf("--lab-nodes, --lab-memory: no preset fits the lab's caps (%d nodes, %s together); expected caps that hold at least one world", lab.MaxNodes, membudget.Bytes(lab.Memory))
 	}
 	return ls, nil
 }

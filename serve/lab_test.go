@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,11 +12,15 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/clusterlab/clusterlab/internal/race"
 	"github.com/clusterlab/clusterlab/internal/sshtest"
+	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/presets"
 	"github.com/clusterlab/clusterlab/session"
+	"github.com/clusterlab/clusterlab/tui"
 )
 
 // exec runs cmd without a terminal, logged in with key: its standard output and
@@ -264,4 +269,60 @@ func TestLabMenu(t *testing.T) {
 	if want := s.Algorithm + " ("; !st.Wait(want, 10*time.Second) {
 		t.Errorf("enter did not open %s:\n%s\n%q", want, st.Shown(), st.Text())
 	}
+}
+
+// TestLabWorldEstimate: what a private world's session holds on the server
+// (the world, its recording's state, the snapshots, a dashboard drawn at
+// 120×40), after running at the lab's top speed, stays within the estimate the
+// lab's memory budget admits worlds by, with the 3.6 MB a session's SSH side and
+// renderer take (TestClassOf50's figure per extra session). The largest preset
+// of the menu, eight worlds at once.
+func TestLabWorldEstimate(t *testing.T) {
+	if testing.Short() || race.Enabled {
+		t.Skip("runs eight worlds at ×50 for 3 s and reads the heap; skipped in -short mode and under -race")
+	}
+	var big *presets.Scenario
+	var cfg netsim.Config
+	for _, name := range presets.Names() {
+		s, c, err := loadPreset(name)
+		if err == nil && len(c.IDs) <= DefaultLabNodes && len(c.IDs) > len(cfg.IDs) {
+			big, cfg = s, c
+		}
+	}
+	cfg.MaxPending = labPending
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	const n = 8
+	var lives []*session.Live
+	var dashes []*tui.Model
+	dir := t.TempDir()
+	for i := range n {
+		l, err := session.NewLive(big, cfg, session.LiveOptions{Record: filepath.Join(dir, fmt.Sprint(i, ".jsonl")), Speed: DefaultLabSpeed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		lives = append(lives, l)
+		d := tui.New(&viewer{live: l, own: true, speed: DefaultLabSpeed}, tui.Options{})
+		d.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		dashes = append(dashes, d)
+	}
+	time.Sleep(3 * time.Second)
+	for _, d := range dashes {
+		d.Update(tui.Refresh{})
+		d.Render()
+	}
+	held := (heap() - before) / n
+	const sshSide = 3.6 * (1 << 20) // bytes, not a whole number
+	est := labWorldBytes(cfg)
+	t.Logf("%s (%d nodes) at ×%v: %.1f MB a world's session beside its SSH side; estimate %.1f MB with it", big.Name, len(cfg.IDs), DefaultLabSpeed, float64(held)/(1<<20), float64(est)/(1<<20))
+	if float64(held)+sshSide > float64(est) {
+		t.Errorf("a private world holds %d B and its SSH side about %.0f; the estimate is %d", held, sshSide, est)
+	}
+	runtime.KeepAlive(lives)
 }

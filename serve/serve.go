@@ -60,6 +60,11 @@ const (
 	// SpectatorFPS is how many frames a second a spectator's dashboard draws at
 	// most; a teacher's draws the dashboard's default.
 	SpectatorFPS = 10
+	// renderFPS is how often a session's renderer looks whether its screen
+	// changed, and writes what did: a picture pushed by a teacher's action goes
+	// out within a thirtieth of a second, not at the next tenth. A look at an
+	// unchanged screen is a comparison of strings, and writes nothing.
+	renderFPS = 30
 )
 
 // Options set a server.
@@ -362,7 +367,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		}
 		m = s.dashboard(v, s.o.Scenario.Name, s.o.Config.Seed, l, fps, who)
 	}
-	opts := append(bubbletea.MakeOptions(sess), tea.WithFPS(max(fps, SpectatorFPS)), tea.WithoutSignalHandler())
+	opts := append(bubbletea.MakeOptions(sess), tea.WithFPS(renderFPS), tea.WithoutSignalHandler())
 	p := tea.NewProgram(m, opts...)
 	s.mu.Lock()
 	s.screens[sess] = &screen{p: p}

@@ -110,6 +110,10 @@ func (v *viewer) Speed() float64 { return v.live.Speed() }
 
 func (v *viewer) Recording() string { return v.live.Recording() }
 
+// Shared reports that the world goes on when this viewer quits (tui.Sharer):
+// the class's, not a student's own lab, whose recording ends with it.
+func (v *viewer) Shared() bool { return !v.own }
+
 // ToggleRecording is refused to everyone: the server records what --record says,
 // on its own disk, not what a key asks.
 func (v *viewer) ToggleRecording() (string, error) {

@@ -327,6 +327,9 @@ func (m *Model) quit(tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if sh, ok := m.c.(Sharer); ok && sh.Shared() {
+		return tea.Quit // the world and its recording go on without this viewer
+	}
 	if m.forked() && m.c.Recording() != "" {
 		m.mode = modeForkQuit
 		return nil

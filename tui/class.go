@@ -18,6 +18,13 @@ import (
 // tick: a class's server sends it to every screen the moment a teacher acts.
 type Refresh struct{}
 
+// Sharer is a Controller whose world outlives the dashboard (a class's, served
+// over SSH): q ends the viewer's session, not the world or its recording, so it
+// asks nothing.
+type Sharer interface {
+	Shared() bool
+}
+
 // Extra is a key that the program embedding the dashboard adds to it: listed in
 // the help with the dashboard's own keys, and handled after the mode open and the
 // focused pane have had it, so that typing into a prompt never triggers it.
