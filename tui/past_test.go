@@ -80,6 +80,16 @@ func TestTimelineKeepsItsPast(t *testing.T) {
 	if back[0] != oldest || back[len(back)-1] >= times[0] {
 		t.Errorf("home shows rows %v…%v, want from the oldest kept (%v), before %v:\n%s", back[0], back[len(back)-1], oldest, times[0], s)
 	}
+	// the oldest row heads a full page, not one row above empty ones
+	if len(back) < len(times) {
+		t.Errorf("home shows %d rows, want a full page of %d from the oldest:\n%s", len(back), len(times), s)
+	}
+	for range 20 {
+		m.Update(keyMsg("pgup"))
+	}
+	if again, _ := timelineRows(t, m, plain(m.Render())); len(again) != len(back) || again[0] != back[0] {
+		t.Errorf("pgup past the oldest row shows %d rows from %v, want the page home shows (%d from %v)", len(again), again, len(back), back[0])
+	}
 	// the elections at the start are kept, heartbeats not counting against them
 	if oldest > 1 {
 		t.Errorf("the oldest row kept is at %v s, want the first election's (heartbeats hidden do not count)", oldest)

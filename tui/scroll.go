@@ -52,31 +52,48 @@ func (k scrollKeys) move(msg tea.KeyPressMsg, h int) (scrollMove, bool) {
 
 // anchorScroll scrolls a list that grows at its end (the timeline, the feed): it
 // holds the key of the newest row shown while scrolled back, so that rows coming
-// in do not move what is read; 0 follows the newest.
-type anchorScroll struct{ anchor uint64 }
+// in do not move what is read; 0 follows the newest. room is how many rows the
+// pane showed at its last frame: scrolled back, a page is never left part empty.
+type anchorScroll struct {
+	anchor uint64
+	room   int
+}
 
-// apply moves over rows whose keys are keys, oldest first (ascending).
+// apply moves over rows whose keys are keys, oldest first (ascending). Scrolled
+// back as far as it goes (home), the oldest row kept is at the top of a full page,
+// not alone above empty rows.
 func (s *anchorScroll) apply(mv scrollMove, keys []uint64) {
 	switch {
 	case mv.follow || len(keys) == 0:
 		s.anchor = 0
+		return
 	case mv.oldest:
 		s.anchor = keys[0]
 	default:
 		s.anchor = scrollAnchor(keys, s.anchor, mv.by)
 	}
+	if s.anchor == 0 || s.room <= 0 {
+		return
+	}
+	if s.room >= len(keys) {
+		s.anchor = 0 // every row fits: nothing to scroll back to
+	} else if s.anchor < keys[s.room-1] {
+		s.anchor = keys[s.room-1]
+	}
 }
 
 // end is how many of the rows keyed by keys lie at or before the anchor: the
-// rows shown end there.
-func (s *anchorScroll) end(keys func(i int) uint64, n int) int {
+// rows shown end there, and fill a page of room rows when there are that many.
+func (s *anchorScroll) end(keys func(i int) uint64, n, room int) int {
+	s.room = room
 	if s.anchor == 0 {
 		return n
 	}
-	for n > 0 && keys(n-1) > s.anchor {
-		n--
+	end := n
+	for end > 0 && keys(end-1) > s.anchor {
+		end--
 	}
-	return n
+	return max(end, min(room, n))
 }
 
 // scrollAnchor moves an anchor (the key of the newest row shown; 0 follows) over

@@ -201,7 +201,6 @@ func (p *timelinePane) View() string {
 		clSel:   penOf(st.Selected),
 	}
 	rows := p.rows(s)
-	end := p.scroll.end(func(i int) uint64 { return rowKey(rows[i]) }, len(rows))
 	room := ih - 1
 	// the selected message in flight, on a line of its own at the foot
 	flying, fly := p.selectedFlight(s)
@@ -210,6 +209,7 @@ func (p *timelinePane) View() string {
 	} else {
 		fly = false
 	}
+	end := p.scroll.end(func(i int) uint64 { return rowKey(rows[i]) }, len(rows), room)
 	picked := rows[max(end-room, 0):end]
 	for i := len(picked) - 1; i >= 0; i-- {
 		p.drawn = append(p.drawn, picked[i])

@@ -218,7 +218,7 @@ func (p *trafficPane) View() string {
 	for _, nv := range s.Nodes {
 		p.idW = max(p.idW, len(nv.ID.String()))
 	}
-	end := p.scroll.end(func(i int) uint64 { return feed[i].Seq }, len(feed))
+	end := p.scroll.end(func(i int) uint64 { return feed[i].Seq }, len(feed), max(room, 0))
 	start := max(0, end-max(room, 0))
 	for _, e := range feed[start:end] {
 		lines = append(lines, p.feedLine(e))
