@@ -199,7 +199,11 @@ func (l *Live) loop() {
 			last = time.Now() // the pause does not count as elapsed time
 			l.pace.restart(last, l.w.Now())
 			setPeriod(frame)
-		case now := <-frames:
+		case <-frames:
+			// the time the tick holds may be stale: a ticker keeps one tick while
+			// nobody reads it (a pause), and taking it as the last frame's time
+			// would owe the whole pause to the next frame (a jump of a second)
+			now := time.Now()
 			el := max(now.Sub(last), 0)
 			last = now
 			l.mu.Lock()

@@ -481,3 +481,29 @@ func TestLiveStops(t *testing.T) {
 	l.SetPaused(false)
 	waitFor(t, l, "the run past the split", func() bool { return l.Snapshot().T > 3_500_000 })
 }
+
+// TestResumeDoesNotJump: a run paused for a while and resumed at ×1 goes on from
+// where it stood, at ×1: the pause is not owed to the clock.
+func TestResumeDoesNotJump(t *testing.T) {
+	s, cfg, err := Open(Source{Preset: "bully"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Speed: 1, Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	time.Sleep(1500 * time.Millisecond)
+	start := time.Now()
+	l.SetPaused(false)
+	time.Sleep(200 * time.Millisecond)
+	l.SetPaused(true)
+	wall := time.Since(start)
+	time.Sleep(100 * time.Millisecond)
+	got := time.Duration(l.Snapshot().T) * time.Microsecond
+	t.Logf("ran %v of virtual time in %v of wall time", got, wall)
+	if got > wall+100*time.Millisecond {
+		t.Errorf("resumed after a pause of 1.5 s, the clock ran %v in %v at ×1", got, wall)
+	}
+}
