@@ -79,6 +79,28 @@ func TestStoryLineExpires(t *testing.T) {
 	}
 }
 
+// TestStoryLineEndsWithTheScript: notes-ricart-41-34's last marker ("p2 leaves and
+// replies to p1, which enters", at 120 ms) has no scripted moment after it; it is
+// the story line until the scenario's end at 1 s, not in the live run that goes on
+// after it (it read so at 1.1 s, n1 long out of its critical section).
+func TestStoryLineEndsWithTheScript(t *testing.T) {
+	l := openLive(t, "notes-ricart-41-34", 1)
+	m := New(l, Options{Title: "notes-ricart-41-34"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	line := func(at time.Duration) string {
+		l.SetPaused(false)
+		runTo(t, l, at)
+		m.refresh()
+		return plain(strings.Split(m.Render(), "\n")[1])
+	}
+	if l := line(500 * time.Millisecond); !strings.Contains(l, "which enters") {
+		t.Errorf("at 0.5 s the story line reads %q, want the last marker", l)
+	}
+	if l := line(1100 * time.Millisecond); strings.Contains(l, "which enters") {
+		t.Errorf("at 1.1 s, past the scenario's end at 1 s, the story line still reads %q", l)
+	}
+}
+
 // TestBannerSaysAlertEnded: when the split brain heals, the line under the header
 // says that it is over, after how long and how, at every size, 80×24 (which has
 // no Alerts pane) included; the no-leader alert that ends in the same instant is

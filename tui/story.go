@@ -69,12 +69,14 @@ func (p *storyPane) View() string {
 // description (as much as fits) unless the Story pane already shows it
 // (paneShown): the story appears once. A marker holds for storyFresh of virtual
 // time, and no longer than until the script's next moment (a marker saying that
-// the network is about to split is stale once it has split and healed).
+// the network is about to split is stale once it has split and healed), nor past
+// the scenario's end, where its script is over (a live run goes on after it).
 func storyLine(st *Styles, s *trace.Snapshot, w int, paneShown bool) string {
 	if w <= 0 {
 		return ""
 	}
-	if k := len(s.Markers); k > 0 && s.T-s.Markers[k-1].T <= storyFresh && s.Markers[k-1].T >= s.ScriptT {
+	over := s.Info.Until > 0 && s.T > s.Info.Until
+	if k := len(s.Markers); k > 0 && !over && s.T-s.Markers[k-1].T <= storyFresh && s.Markers[k-1].T >= s.ScriptT {
 		return fit(st.Marker.Render("❝ "+termtext.Line(st.Lang.Marker(s.Markers[k-1].Text))), w)
 	}
 	if paneShown {
