@@ -382,7 +382,7 @@ var en = map[string]string{
 	"help.preset":            "Embedded scenario to run (see 'clusterlab presets').",
 	"help.file":              "Scenario file (TOML) to run.",
 	"help.seed":              "Override the scenario's seed.",
-	"help.maxpending":        "Stop the run with an event-storm error when more events than this are pending (messages in flight and timers; a run stopped at the default peaks near 0.3 GB of memory, see the README).",
+	"help.maxpending":        "Stop the run with an event-storm error when more events than this are pending (messages in flight and timers; a run stopped at the default peaks near 0.3 GB of memory, see docs/internals.md).",
 	"help.sim.until":         "Run this long in virtual time (default: the scenario's until).",
 	"help.sim.record":        "Record the run to this trace file (JSONL; compressed when it ends in .gz or .zst).",
 	"help.force":             "Overwrite the --record file if it exists.",

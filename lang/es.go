@@ -375,7 +375,7 @@ var es = map[string]string{
 	"help.preset":            "Escenario incorporado a ejecutar (vea 'clusterlab presets').",
 	"help.file":              "Archivo de escenario (TOML) a ejecutar.",
 	"help.seed":              "Sustituye la semilla del escenario.",
-	"help.maxpending":        "Detiene la ejecución con un error de tormenta de eventos cuando los eventos pendientes superan este límite (mensajes en tránsito y temporizadores; una ejecución detenida en el valor por defecto llega a unos 0,3 GB de memoria, vea el README).",
+	"help.maxpending":        "Detiene la ejecución con un error de tormenta de eventos cuando los eventos pendientes superan este límite (mensajes en tránsito y temporizadores; una ejecución detenida en el valor por defecto llega a unos 0,3 GB de memoria, vea docs/internals.md).",
 	"help.sim.until":         "Ejecuta este tiempo virtual (por defecto: el until del escenario).",
 	"help.sim.record":        "Graba la ejecución en este archivo de traza (JSONL; comprimido si termina en .gz o .zst).",
 	"help.force":             "Sobrescribe el archivo de --record si existe.",

@@ -375,7 +375,7 @@ var pt = map[string]string{
 	"help.preset":            "Cenário embutido a rodar (veja 'clusterlab presets').",
 	"help.file":              "Arquivo de cenário (TOML) a rodar.",
 	"help.seed":              "Substitui a semente do cenário.",
-	"help.maxpending":        "Interrompe a execução com um erro de tempestade de eventos quando os eventos pendentes passam deste limite (mensagens em trânsito e temporizadores; uma execução interrompida no padrão chega perto de 0,3 GB de memória, veja o README).",
+	"help.maxpending":        "Interrompe a execução com um erro de tempestade de eventos quando os eventos pendentes passam deste limite (mensagens em trânsito e temporizadores; uma execução interrompida no padrão chega perto de 0,3 GB de memória, veja docs/internals.md).",
 	"help.sim.until":         "Roda este tempo virtual (padrão: o until do cenário).",
 	"help.sim.record":        "Grava a execução neste arquivo de trace (JSONL; comprimido se terminar em .gz ou .zst).",
 	"help.force":             "Sobrescreve o arquivo de --record se ele existir.",
