@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/clusterlab/clusterlab/algos"
@@ -72,6 +73,16 @@ func (c *newCmd) Run() error {
 	return nil
 }
 
+// stdRoots are the first elements of the standard library's import paths (go
+// list std), and the go command's reserved patterns: a module named so makes
+// its package's import path ambiguous, and go build refuses it.
+// TestStdRoots holds the list to the go command's.
+var stdRoots = []string{"all", "archive", "bufio", "builtin", "bytes", "cmd", "cmp", "compress", "container", "context", "crypto",
+	"database", "debug", "embed", "encoding", "errors", "expvar", "flag", "fmt", "go", "hash", "html", "image", "index",
+	"internal", "io", "iter", "log", "maps", "math", "mime", "net", "os", "path", "plugin", "reflect", "regexp", "runtime",
+	"slices", "sort", "std", "strconv", "strings", "structs", "sync", "syscall", "testing", "text", "time", "tool",
+	"unicode", "unique", "unsafe", "vendor", "weak"}
+
 // nameRE is what an algorithm's name may be: it is also a Go package's name and
 // the module's path.
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9]{0,30}$`)
@@ -82,6 +93,8 @@ func checkName(name string) error {
 		return fmt.Errorf("NAME: found %q, expected a lower-case name of letters and digits starting with a letter, such as mybully (it names the algorithm, its Go package and the module)", name)
 	case token.IsKeyword(name) || name == "main" || name == "test":
 		return fmt.Errorf("NAME: found %q, a word Go keeps for itself; expected another name, such as my%s", name, name)
+	case slices.Contains(stdRoots, name):
+		return fmt.Errorf("NAME: found %q, a package of Go's standard library (the module would not build: its import path %s/%s starts as the library's); expected another name, such as my%s", name, name, name, name)
 	}
 	if _, ok := algos.Lookup(name); ok {
 		return fmt.Errorf("NAME: found %q, the name of a built-in algorithm; expected a new name, such as my%s", name, name)

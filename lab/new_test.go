@@ -3,6 +3,7 @@ package lab
 import (
 	"go/format"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,10 +20,29 @@ func TestNewName(t *testing.T) {
 		"func":     "a word Go keeps for itself",
 		"main":     "a word Go keeps for itself",
 		"bully":    "the name of a built-in algorithm",
+		"time":     "a package of Go's standard library",
+		"os":       "a package of Go's standard library",
+		"node":     "",
 	} {
 		err := checkName(name)
 		if (err == nil) != (want == "") || (err != nil && !strings.Contains(err.Error(), want)) {
 			t.Errorf("checkName(%q) = %v, want %q", name, err, want)
+		}
+	}
+}
+
+// TestStdRoots: every first element of a standard library package's import path
+// is refused as a name (a module so named does not build: go build finds its
+// package in two places), as the go command of this machine lists them.
+func TestStdRoots(t *testing.T) {
+	out, err := exec.Command("go", "list", "std").Output()
+	if err != nil {
+		t.Skipf("go list std: %v", err)
+	}
+	for _, path := range strings.Fields(string(out)) {
+		root, _, _ := strings.Cut(path, "/")
+		if checkName(root) == nil {
+			t.Errorf("new accepts %q, the first element of the standard library's %s", root, path)
 		}
 	}
 }
