@@ -21,6 +21,7 @@ import (
 
 	"github.com/clusterlab/clusterlab/algos"
 	"github.com/clusterlab/clusterlab/netsim"
+	"github.com/clusterlab/clusterlab/presets"
 	"github.com/clusterlab/clusterlab/sweep"
 )
 
@@ -161,6 +162,18 @@ func newSearch(ctx context.Context, b *Base, o Options) (*search, error) {
 	}
 	s.allVerbs = s.verbs()
 	return s, nil
+}
+
+// Check reports what Run would refuse in a search's options for the scenario (a
+// BadInput), without searching: so that a command can check them before it
+// checks its outputs' folder.
+func Check(s *presets.Scenario, cfg netsim.Config, o Options) error {
+	b, err := NewBase(s, cfg)
+	if err != nil {
+		return err
+	}
+	_, err = newSearch(context.Background(), b, o)
+	return err
 }
 
 // liveWindow is L, how long before the end a liveness search's faults stop: long

@@ -138,20 +138,13 @@ type WriteOptions struct {
 // explore-timings.json into o.Dir, made if needed. Nothing is overwritten without
 // o.Force, and a name already taken is refused before anything is written.
 func Write(res *Result, opts Options, o WriteOptions) (*Report, error) {
-	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
-		return nil, err
-	}
 	names := []string{ReportFile, TimingsFile}
 	for i := range res.Findings {
 		a, b, c := Files(i + 1)
 		names = append(names, a, b, c)
 	}
-	if !o.Force {
-		for _, n := range names {
-			if _, err := os.Lstat(filepath.Join(o.Dir, n)); err == nil {
-				return nil, &BadInput{fmt.Errorf("%s already exists; expected a new directory for the outputs (or --force to overwrite)", filepath.Join(o.Dir, n))}
-			}
-		}
+	if err := MakeDir(o.Dir, o.Force, names...); err != nil {
+		return nil, err
 	}
 	w := &writer{dir: o.Dir, force: o.Force, l: o.Lang, res: res}
 	rep := res.report(o.Source, opts)
@@ -267,7 +260,12 @@ func Merge(dirs []string, out string, force bool) (*Report, error) {
 	default:
 		m.Runs, m.Stopped = first.Budget.Runs, "runs"
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	names := []string{ReportFile}
+	for i := range all {
+		a, b, c := Files(i + 1)
+		names = append(names, a, b, c)
+	}
+	if err := MakeDir(out, force, names...); err != nil {
 		return nil, err
 	}
 	w := &writer{dir: out, force: force}
@@ -300,4 +298,33 @@ func Merge(dirs []string, out string, force bool) (*Report, error) {
 		return nil, err
 	}
 	return &m, nil
+}
+
+// CheckDir refuses, as bad input, an output folder before anything is written to
+// it (or searched for it): a file where the folder should be, and, without force,
+// any of the outputs names that an earlier search left there.
+func CheckDir(dir string, force bool, names ...string) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return bad("--out: found %s, a file, expected a folder for the outputs", dir)
+	}
+	if force {
+		return nil
+	}
+	for _, n := range names {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			return bad("%s already exists; expected a new folder for the outputs (or --force to overwrite)", filepath.Join(dir, n))
+		}
+	}
+	return nil
+}
+
+// MakeDir checks an output folder (CheckDir) and makes it.
+func MakeDir(dir string, force bool, names ...string) error {
+	if err := CheckDir(dir, force, names...); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return bad("--out: %v; expected a folder that can be made", err)
+	}
+	return nil
 }

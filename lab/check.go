@@ -42,8 +42,14 @@ func (c *checkCmd) Run() error {
 	if c.Explore < 0 {
 		return badInput(fmt.Errorf("--explore: found %d, expected a number of runs per preset (0 to skip the search)", c.Explore))
 	}
+	if c.Jobs < 0 {
+		return badInput(fmt.Errorf("--jobs: found %d, expected a positive number (0 for one per processor)", c.Jobs))
+	}
 	if c.Save == "" {
 		c.Save = "check-" + spec.Name
+	}
+	if fi, err := os.Stat(c.Save); err == nil && !fi.IsDir() {
+		return badInput(fmt.Errorf("--save: found %s, a file, expected a folder for what fails", c.Save))
 	}
 	sig := catchSignals()
 	defer sig.stop()

@@ -73,11 +73,13 @@ func (c *exploreRunCmd) Run() error {
 	if c.Preset != "" {
 		source = "--preset " + c.Preset
 	}
-	// Refuse an output folder that holds a search's outputs before searching.
-	if !c.Force {
-		if _, err := os.Stat(out + "/" + explore.ReportFile); err == nil {
-			return badInput(fmt.Errorf("%s/%s already exists; expected a new folder for the outputs (or --force to overwrite)", out, explore.ReportFile))
-		}
+	// Refuse bad options, then an output folder that holds a search's outputs,
+	// before searching.
+	if err := explore.Check(s, cfg, o); err != nil {
+		return exploreError(err)
+	}
+	if err := explore.CheckDir(out, c.Force, explore.ReportFile); err != nil {
+		return exploreError(err)
 	}
 	var line *progressLine
 	if isTerminal(os.Stderr) {

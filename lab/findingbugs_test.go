@@ -145,10 +145,20 @@ func TestExploreExitCodes(t *testing.T) {
 		{[]string{"explore", "--preset", "ricart-priority", "--runs", "50", "--out", "found"}, 1, "found 1 violation(s): see found/finding-1.md"},
 		{[]string{"shrink", "found/finding-1.toml", "--out", "small.toml"}, 0, "wrote small.toml"},
 		{[]string{"shrink", "bad.toml"}, 2, "bad.toml:7:16"},
+		// A flag's mistake is named before the folder's: none holds a search.
+		{[]string{"explore", "--preset", "ricart", "--property", "deadlock", "--out", "none"}, 2, `--property: found "deadlock"`},
+		{[]string{"explore", "--preset", "ricart", "--runs", "10", "--out", "bad.toml"}, 2, "--out: found bad.toml, a file"},
+		{[]string{"explore", "--preset", "ricart-priority", "--runs", "50", "--shard", "1/2", "--out", "s1"}, 1, "found 1 violation(s)"},
+		{[]string{"explore", "--preset", "ricart-priority", "--runs", "50", "--shard", "2/2", "--out", "s2"}, 1, "found 1 violation(s)"},
+		{[]string{"explore", "merge", "s1", "s2", "--out", "found"}, 2, "found/explore.json already exists"},
+		{[]string{"explore", "merge", "s1", "s2", "--out", "bad.toml"}, 2, "--out: found bad.toml, a file"},
 	} {
 		out, code := runCLI(t, dir, bin, c.args...)
 		if code != c.code || !strings.Contains(out, c.want) {
 			t.Errorf("clusterlab %s: exit %d, expected %d with %q:\n%s", strings.Join(c.args, " "), code, c.code, c.want, out)
 		}
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "bad.toml")); err != nil || !strings.HasPrefix(string(data), "name = \"bad\"") {
+		t.Errorf("bad.toml was overwritten: %q %v", data, err)
 	}
 }
