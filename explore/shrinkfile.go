@@ -69,7 +69,7 @@ func loadFailing(path string) (*presets.Scenario, netsim.Config, []netsim.Timed,
 	var s *presets.Scenario
 	var err error
 	where := path
-	if strings.HasSuffix(path, ".toml") || !looksLikeTrace(path) {
+	if strings.HasSuffix(path, ".toml") || !looksLikeTrace(path) && !traceName(path) {
 		s, err = presets.LoadFile(path)
 	} else if t, err = session.ReadTrace(path); err == nil {
 		s, err = presets.FromJSON(path, t.Header.Scenario)
@@ -113,6 +113,14 @@ func looksLikeTrace(path string) bool {
 	n, _ := f.Read(head)
 	head = head[:n]
 	return n > 0 && (head[0] == '{' || (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) || (n == 4 && string(head) == "\x28\xb5\x2f\xfd"))
+}
+
+// traceName reports whether a file's name is a recording's (.jsonl, .trace,
+// compressed or not): such a file is read as a recording, whatever it holds, so
+// that a damaged one is refused as a recording, not as a scenario.
+func traceName(path string) bool {
+	path = strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".zst")
+	return strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".trace")
 }
 
 // ShrunkName is where shrink writes by default: FILE-shrunk.toml beside FILE.

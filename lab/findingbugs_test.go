@@ -131,6 +131,7 @@ func TestExploreExitCodes(t *testing.T) {
 	}
 	dir, bin := buildBinary(t)
 	writeFile(t, filepath.Join(dir, "bad.toml"), "name = \"bad\"\nalgorithm = \"ricart\"\nnodes = 3\n\n[[script]]\nat = \"1s\"\ndo = \"hold n1->n9\"\n")
+	writeFile(t, filepath.Join(dir, "junk.jsonl"), "junk = 1\n")
 	for _, c := range []struct {
 		args []string
 		code int
@@ -145,6 +146,7 @@ func TestExploreExitCodes(t *testing.T) {
 		{[]string{"explore", "--preset", "ricart-priority", "--runs", "50", "--out", "found"}, 1, "found 1 violation(s): see found/finding-1.md"},
 		{[]string{"shrink", "found/finding-1.toml", "--out", "small.toml"}, 0, "wrote small.toml"},
 		{[]string{"shrink", "bad.toml"}, 2, "bad.toml:7:16"},
+		{[]string{"shrink", "junk.jsonl"}, 2, "junk.jsonl:1: not a clusterlab trace"},
 		// A flag's mistake is named before the folder's: none holds a search.
 		{[]string{"explore", "--preset", "ricart", "--property", "deadlock", "--out", "none"}, 2, `--property: found "deadlock"`},
 		{[]string{"explore", "--preset", "ricart", "--runs", "10", "--out", "bad.toml"}, 2, "--out: found bad.toml, a file"},
