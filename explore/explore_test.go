@@ -555,3 +555,37 @@ func TestSplitBrainRule(t *testing.T) {
 		t.Error("two leaders in one term, even for a moment, is not a finding")
 	}
 }
+
+// TestDrawnCount: a run draws 0 to 40 actions (the bound, and
+// explore.json's profile count says so), however its bursts of requests and its
+// faults' ends fall, and the count is what it added.
+func TestDrawnCount(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		liveness bool
+	}{{"maekawa-workload.toml", true}, {"quorum-empty.toml", false}} {
+		s, cfg := load(t, c.name)
+		b, err := NewBase(s, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr, err := newSearch(context.Background(), b, Options{Liveness: c.liveness})
+		if err != nil {
+			t.Fatal(err)
+		}
+		most := 0
+		for i := range 3000 {
+			v, p, err := sr.draw(RunSeed(1, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Count > maxDrawn || len(v.Actions)-len(s.Script) != p.Count {
+				t.Fatalf("%s run %d: profile count %d, %d actions drawn; expected at most %d", c.name, i, p.Count, len(v.Actions)-len(s.Script), maxDrawn)
+			}
+			most = max(most, p.Count)
+		}
+		if most != maxDrawn {
+			t.Errorf("%s: at most %d actions drawn in 3,000 runs, expected some run to draw %d", c.name, most, maxDrawn)
+		}
+	}
+}

@@ -166,8 +166,15 @@ func (d *drawer) lasting() time.Duration {
 	return time.Duration(lo * math.Exp(d.r.Float64()*math.Log(hi/lo))).Truncate(time.Microsecond)
 }
 
+// add adds an action, unless the run has drawn maxDrawn already: a burst of
+// requests or a fault and its end may come after the count drawn is nearly
+// reached. (A fault left without its end lasts to the horizon, as one whose end
+// falls beyond it.) The draws go on as before, so that the runs below the bound
+// stay as they were.
 func (d *drawer) add(at time.Duration, a netsim.Action) {
-	d.out = append(d.out, netsim.Timed{At: at, Action: a})
+	if len(d.out) < maxDrawn {
+		d.out = append(d.out, netsim.Timed{At: at, Action: a})
+	}
 }
 
 // pair adds a fault and, if it ends before the horizon, the action that ends it.
