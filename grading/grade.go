@@ -132,7 +132,11 @@ func gradeOne(ctx context.Context, path string, r *Rubric, l lang.Lang) Row {
 	met := 0
 	for _, q := range r.Require {
 		if why := unmet(q, t, l); why != "" {
-			row.Verdict, row.Reason = Fail, l.F("grade.unmet", Describe(q, l), why)
+			key := "grade.unmet"
+			if q.What != "" { // the teacher's own words, quoted
+				key = "grade.unmet.what"
+			}
+			row.Verdict, row.Reason = Fail, l.F(key, Describe(q, l), why)
 			return row
 		}
 		met++

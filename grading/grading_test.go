@@ -169,6 +169,12 @@ func TestRequirementsMet(t *testing.T) {
 	if rows[0].Verdict != Fail || !strings.Contains(rows[0].Reason, "the algorithm raft: the recording runs bully") {
 		t.Fatalf("bully as raft: %s (%s)", rows[0].Verdict, rows[0].Reason)
 	}
+	// A requirement in the teacher's words is quoted, so that the reason reads
+	// whatever its grammar.
+	rows, _ = Grade(context.Background(), []string{bully}, &Rubric{Require: []Requirement{{What: "shows a split brain and its end", Alert: "split-brain", Ended: true}}}, 1, lang.En)
+	if want := "verified, but it does not meet the rubric's “shows a split brain and its end”: there is no split-brain alert"; rows[0].Verdict != Fail || rows[0].Reason != want {
+		t.Fatalf("bully without a split brain: %s (%s), expected %q", rows[0].Verdict, rows[0].Reason, want)
+	}
 }
 
 // Bad rubrics are one-line errors at file:line:col.
