@@ -589,3 +589,27 @@ func TestDrawnCount(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileText: a profile of one action or one burst says it in the
+// singular, in the text and in explore.json's timing.
+func TestProfileText(t *testing.T) {
+	p := Profile{Verbs: []string{"request"}, Count: 1, bursts: 1, window: 20 * time.Millisecond}
+	if got, want := p.Text(lang.En), "1 action (request), in 1 burst within 20ms"; got != want {
+		t.Errorf("%q, expected %q", got, want)
+	}
+	p.Count, p.bursts, p.half = 3, 2, true
+	if got, want := p.Text(lang.En), "3 actions (request), in 2 bursts within 20ms, half of them spread out"; got != want {
+		t.Errorf("%q, expected %q", got, want)
+	}
+	s, cfg := load(t, "maekawa-workload.toml")
+	b, _ := NewBase(s, cfg)
+	sr, err := newSearch(context.Background(), b, Options{Liveness: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		if _, p, _ := sr.draw(RunSeed(1, i)); strings.HasPrefix(p.Timing, "1 bursts") || p.bursts == 1 && !strings.HasPrefix(p.Timing, "1 burst within") {
+			t.Fatalf("run %d: timing %q", i, p.Timing)
+		}
+	}
+}

@@ -104,8 +104,8 @@ func (w *writer) finding(n int, f *Finding) (FindingJSON, error) {
 	b, v, x := f.Base, f.Variant, f.Violation
 	tomlName, traceName, mdName := Files(n)
 	name := fmt.Sprintf("%s-%s%d", b.Scenario.Name, w.res.unit(), f.Run)
-	desc := fmt.Sprintf("%s%s (%s mode, master seed %d, %s %d): %s. Shrunk from %d actions to %d.",
-		FoundBy, "explore", w.res.Mode, w.res.Seed, w.res.unit(), f.Run, meaningEn(x.Kind), f.Shrink.Before, f.Shrink.After)
+	desc := fmt.Sprintf("%s%s (%s mode, master seed %d, %s %d): %s. Shrunk from %s to %d.",
+		FoundBy, "explore", w.res.Mode, w.res.Seed, w.res.unit(), f.Run, meaningEn(x.Kind), actionsEn(f.Shrink.Before), f.Shrink.After)
 	s, steps, expects := scenarioOf(b, v, x, name, desc)
 	data, err := marshalScenario(s, steps, expects)
 	if err != nil {
@@ -269,6 +269,15 @@ func wrap(text string, width int) []string {
 }
 
 // copyFile copies a file of one directory to a name in another, for explore merge.
+// actionsEn is a count of actions in English, for a finding's description:
+// "1 action", "30 actions".
+func actionsEn(n int) string {
+	if n == 1 {
+		return "1 action"
+	}
+	return fmt.Sprintf("%d actions", n)
+}
+
 func copyFile(from, to string, force bool) error {
 	in, err := os.Open(from)
 	if err != nil {

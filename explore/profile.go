@@ -86,13 +86,20 @@ type Profile struct {
 func (p Profile) Text(l lang.Lang) string {
 	var b strings.Builder
 	timing := l.T("explore.profile.spread")
-	if p.bursts > 0 {
+	switch {
+	case p.bursts == 1:
+		timing = l.F("explore.profile.burst", p.window)
+	case p.bursts > 1:
 		timing = l.F("explore.profile.bursts", p.bursts, p.window)
-		if p.half {
-			timing += l.T("explore.profile.half")
-		}
 	}
-	b.WriteString(l.F("explore.profile.actions", p.Count, strings.Join(p.Verbs, ", "), timing))
+	if p.bursts > 0 && p.half {
+		timing += l.T("explore.profile.half")
+	}
+	if p.Count == 1 {
+		b.WriteString(l.F("explore.profile.action", strings.Join(p.Verbs, ", "), timing))
+	} else {
+		b.WriteString(l.F("explore.profile.actions", p.Count, strings.Join(p.Verbs, ", "), timing))
+	}
 	if p.Latency != "" {
 		b.WriteString(l.F("explore.profile.latency", p.Latency))
 	}
@@ -233,6 +240,9 @@ func (s *search) draw(seed uint64) (*Variant, Profile, error) {
 		d.spread = 0
 		p.bursts, p.window = n, d.window
 		p.Timing = fmt.Sprintf("%d bursts within %v", n, d.window)
+		if n == 1 {
+			p.Timing = fmt.Sprintf("1 burst within %v", d.window)
+		}
 		if k == 2 {
 			d.spread, p.half = 0.5, true
 			p.Timing += ", half spread"

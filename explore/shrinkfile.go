@@ -138,7 +138,7 @@ func ShrunkName(path string) string {
 func WriteShrunk(r *Shrunk, src, out string, force bool, l lang.Lang) (string, error) {
 	b, v, x := r.Base, r.Variant, r.Violation
 	name := strings.TrimSuffix(filepath.Base(out), ".toml")
-	desc := fmt.Sprintf("%s%s from %s: %s. Shrunk from %d actions to %d.", FoundBy, "shrink", filepath.Base(src), x.Text, r.Stats.Before, r.Stats.After)
+	desc := fmt.Sprintf("%s%s from %s: %s. Shrunk from %s to %d.", FoundBy, "shrink", filepath.Base(src), x.Text, actionsEn(r.Stats.Before), r.Stats.After)
 	s, steps, expects := scenarioOf(b, v, x, name, desc)
 	data, err := marshalScenario(s, steps, expects)
 	if err != nil {

@@ -100,7 +100,7 @@ func (c *checkCmd) Run() error {
 		for _, f := range findings {
 			details = append(details, fmt.Sprintf("%s:%d: %s", relative(f.Pos.Filename), f.Pos.Line, f.Text(ui)))
 		}
-		line(false, "rules", ui.F("check.rules.fail", len(findings)), details...)
+		line(false, "rules", ui.Count("check.rules.fail", len(findings)), details...)
 	}
 
 	// 3. The family's properties, on every preset with each size.
@@ -148,7 +148,7 @@ func (c *checkCmd) Run() error {
 		f := rep.Findings[0]
 		scenario, recording, _ := explore.Files(1)
 		line(false, "explore", ui.F("check.explore.fail", search.Preset, netsim.Thousands(search.Runs)),
-			ui.F("explore.finding", filepath.Join(c.Save, f.File), f.Kind, clockUS(f.AtUS), f.ActionsFound, f.Actions), "  "+f.Story,
+			findingLine(filepath.Join(c.Save, f.File), f), "  "+f.Story,
 			ui.F("check.explore.replay", filepath.Join(c.Save, recording), filepath.Join(c.Save, scenario)))
 	}
 

@@ -107,7 +107,7 @@ func (c *exploreRunCmd) Run() error {
 // when something was found.
 func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 	for _, f := range rep.Findings {
-		outln(ui.F("explore.finding", f.File, ui.AlertKindIn(f.Kind), clockUS(f.AtUS), f.ActionsFound, f.Actions))
+		outln(findingLine(f.File, f))
 		if f.Profile != nil {
 			outln("  " + ui.F("explore.profile", f.Run, f.Profile.Text(ui)))
 		}
@@ -136,6 +136,16 @@ func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 	}
 	outln(ui.F(found, len(rep.Findings), runs, secs, out))
 	return checkFailed(errors.New(ui.F("explore.err.found", len(rep.Findings), out, rep.Findings[0].File)))
+}
+
+// findingLine is a finding's first line: its files, what it breaks and when,
+// and how far it shrank.
+func findingLine(file string, f explore.FindingJSON) string {
+	key := "explore.finding"
+	if f.Actions == 1 {
+		key += ".one"
+	}
+	return ui.F(key, file, ui.AlertKindIn(f.Kind), clockUS(f.AtUS), f.ActionsFound, f.Actions)
 }
 
 // seconds writes a wall time for people: 1.2 s, 0.05 s.
