@@ -117,6 +117,10 @@ func (c *simCmd) Run() error {
 	}
 	switch {
 	case werr != nil && (err == nil || sig.interrupted()):
+		// a full disk: what was written stays, for verify --partial
+		if kept := out.Keep(); kept != "" {
+			return resourceFailure(fmt.Errorf("%w; %s keeps what was written before: `clusterlab verify --partial %s` reads it", ioError(c.Record, werr), kept, kept))
+		}
 		return ioError(c.Record, werr)
 	case sig.interrupted():
 		kept := ""

@@ -214,6 +214,18 @@ func (o *Output) Abort() error {
 	return os.Remove(o.tmp)
 }
 
+// Keep ends a recording that could not be finished (a full disk, a file size
+// limit) and leaves what it wrote as PATH.partial, where `verify --partial` reads
+// it, instead of removing it as Abort does; it returns that file's name, or ""
+// when the output was already finished.
+func (o *Output) Keep() string {
+	if !o.finish() {
+		return ""
+	}
+	o.f.Close()
+	return o.tmp
+}
+
 // finish marks the output done, and reports whether this call did it.
 func (o *Output) finish() bool {
 	if !o.finished.CompareAndSwap(false, true) {
