@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,6 +65,8 @@ type Live struct {
 	pauseAt    time.Duration
 	storyStops bool
 	forked     *ForkedFrom // where a fork came from (Fork), or nil
+	// recErr is why the recording stopped early (a full disk), or nil (Note)
+	recErr error
 }
 
 // LiveOptions configure a live session.
@@ -391,6 +394,14 @@ func (l *Live) publish() {
 		// A paused world records nothing more: what it did so far goes to the
 		// file now, not when a batch fills.
 		l.rec.Flush()
+		if l.rec.Err() != nil {
+			// a full disk: the recording stops at once, kept as NAME.partial,
+			// and the dashboard says so (Note) instead of showing REC on
+			err := l.endRecording(trace.EndInterrupted)
+			l.mu.Lock()
+			l.recErr = err
+			l.mu.Unlock()
+		}
 	}
 	l.mu.Lock()
 	l.now = now
@@ -490,6 +501,17 @@ func (l *Live) SetPaused(p bool) {
 		default:
 		}
 	}
+}
+
+// Note is why the recording stopped, if a write failed (a full disk): the
+// dashboard shows it once (tui.Noter).
+func (l *Live) Note() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.recErr == nil {
+		return ""
+	}
+	return l.recErr.Error()
 }
 
 // Rate is how many virtual seconds really passed per wall second over the last
@@ -598,12 +620,17 @@ func (l *Live) ToggleRecording() (string, error) {
 func (l *Live) endRecording(reason string) error {
 	// A recording ends between instants: a re-run stops there too.
 	l.w.FinishInstant()
-	err := errors.Join(l.rec.End(reason, node.Micros(l.w.Now())), l.rec.Close())
+	// End and Close report the same first write error: said once
+	err := l.rec.End(reason, node.Micros(l.w.Now()))
+	if cerr := l.rec.Close(); err == nil {
+		err = cerr
+	}
 	if l.out != nil {
-		if err != nil {
-			l.out.Abort()
-		} else {
+		if err == nil {
 			err = l.out.Commit()
+		} else if kept := l.out.Keep(); kept != "" {
+			// a full disk: what was written stays, for verify --partial
+			err = fmt.Errorf("%w; %s keeps what was written before: `clusterlab verify --partial %s` reads it", err, kept, kept)
 		}
 	}
 	l.rec, l.out, l.file = nil, nil, ""
@@ -638,6 +665,9 @@ func (l *Live) CloseFor(reason string) error {
 		l.cancelBackfill()
 		if l.rec != nil {
 			err = l.endRecording(reason) // which may run the rest of an instant
+		}
+		if err == nil {
+			err = l.recErr // a recording that failed earlier (Note)
 		}
 		l.w.Close()
 	})

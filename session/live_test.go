@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -505,5 +506,63 @@ func TestResumeDoesNotJump(t *testing.T) {
 	t.Logf("ran %v of virtual time in %v of wall time", got, wall)
 	if got > wall+100*time.Millisecond {
 		t.Errorf("resumed after a pause of 1.5 s, the clock ran %v in %v at ×1", got, wall)
+	}
+}
+
+// TestLiveDiskFullKeepsPartial: a dashboard's recording whose disk fills (prlimit
+// --fsize, in a child process) stops at once, and the dashboard is told (Note)
+// with one error that names the partial file and verify --partial, which the
+// command ends with too; the file stays (REC stayed on while nothing more was
+// written, and quitting removed the file and said the error twice on one line).
+func TestLiveDiskFullKeepsPartial(t *testing.T) {
+	if dir := os.Getenv("CLUSTERLAB_DISKFULL_DIR"); dir != "" {
+		s, cfg, err := Open(Source{Preset: "dp-gst"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := NewLive(s, cfg, LiveOptions{Speed: 0, Record: filepath.Join(dir, "x.jsonl")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, l, "the recording to stop on the full disk", func() bool { return l.Note() != "" })
+		if l.Recording() != "" {
+			t.Errorf("the recording failed (%s) and is still shown as %s", l.Note(), l.Recording())
+		}
+		fmt.Printf("NOTE: %s\n", l.Note())
+		fmt.Printf("CLOSE: %v\n", l.Close())
+		return
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed: the full disk is not simulated")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(prlimit, "--fsize=200000", os.Args[0], "-test.run=^TestLiveDiskFullKeepsPartial$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CLUSTERLAB_DISKFULL_DIR="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the child: %v\n%s", err, out)
+	}
+	var closed, note string
+	for _, l := range strings.Split(string(out), "\n") {
+		if s, ok := strings.CutPrefix(l, "CLOSE: "); ok {
+			closed = s
+		}
+		if s, ok := strings.CutPrefix(l, "NOTE: "); ok {
+			note = s
+		}
+	}
+	if note != closed {
+		t.Errorf("the dashboard was told %q, and the command ends with %q", note, closed)
+	}
+	partial := filepath.Join(dir, "x.jsonl.partial")
+	if !strings.Contains(closed, "file too large") || !strings.Contains(closed, "verify --partial "+partial) || strings.Count(closed, "file too large") != 1 {
+		t.Errorf("closing a recording on a full disk says %q, want the error once and the partial file", closed)
+	}
+	if st, err := os.Stat(partial); err != nil || st.Size() == 0 {
+		t.Errorf("the partial recording is not kept: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.jsonl")); err == nil {
+		t.Error("x.jsonl exists: an unfinished recording took the name")
 	}
 }

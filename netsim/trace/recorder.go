@@ -241,6 +241,10 @@ func (r *Recorder) setErr(err error) {
 	r.errMu.Unlock()
 }
 
+// Err is the first error writing the recording met (a full disk), or nil: what
+// comes after it is not in the file.
+func (r *Recorder) Err() error { return r.firstErr() }
+
 func (r *Recorder) firstErr() error {
 	r.errMu.Lock()
 	defer r.errMu.Unlock()
