@@ -88,6 +88,8 @@ var parseErrors = []struct {
 	{regexp.MustCompile(`^(.+?): expected duration but got (".*?")(?:: .*)?$`), "kong.duration"},
 	{regexp.MustCompile(`^(.+?): bool value must be true, 1, yes, false, 0 or no but got (".*")$`), "kong.bool"},
 	{regexp.MustCompile(`^(.+?): expected bool but got (".*") \(.*\)$`), "kong.bool"},
+	// an argument's placeholder (<file>) says nothing the path does not: left out
+	{regexp.MustCompile(`^<\w+>: stat (.+): no such file or directory$`), "kong.nofilearg"},
 	{regexp.MustCompile(`^(.+?): stat (.+): no such file or directory$`), "kong.nofile"},
 	{regexp.MustCompile(`^(.+?): (".*") exists but is a directory$`), "kong.isdir"},
 	{regexp.MustCompile(`^(.+?): (".*") exists but is not a directory$`), "kong.notdir"},

@@ -22,7 +22,9 @@ func TestParseError(t *testing.T) {
 		{lang.En, `--p: expected a float but got "x" (string)`, `--p: found "x", expected a number`},
 		{lang.En, `--until: expected duration but got "xx": time: invalid duration "xx"`, `--until: found "xx", expected a duration such as 2s or 1500ms`},
 		{lang.Pt, `--view must be one of "nodes","topology" but got "x"`, `--view: encontrado "x", esperado um de "nodes","topology"`},
-		{lang.Es, `<file>: stat /x/y.jsonl: no such file or directory`, `<archivo>: /x/y.jsonl no existe`},
+		{lang.Es, `<file>: stat /x/y.jsonl: no such file or directory`, `/x/y.jsonl no existe`},
+		{lang.En, `<dir>: stat /x/hw: no such file or directory`, `/x/hw does not exist`},
+		{lang.Pt, `--file: stat /x/y.toml: no such file or directory`, `--file: /x/y.toml não existe`},
 		{lang.Pt, `--until: found -1s, expected 1µs to 24h`, `--until: found -1s, expected 1µs to 24h`},
 	} {
 		if got := c.l.ParseError(c.in); got != c.out {

@@ -553,6 +553,7 @@ var en = map[string]string{
 	"kong.float":             "%s: found %s, expected a number",
 	"kong.duration":          "%s: found %s, expected a duration such as 2s or 1500ms",
 	"kong.bool":              "%s: found %s, expected true or false",
+	"kong.nofilearg":         "%s does not exist",
 	"kong.nofile":            "%s: %s does not exist",
 	"kong.isdir":             "%s: found the directory %s, expected a file",
 	"kong.notdir":            "%s: found %s, expected a directory",

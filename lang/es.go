@@ -546,6 +546,7 @@ var es = map[string]string{
 	"kong.float":             "%s: se encontró %s, se esperaba un número",
 	"kong.duration":          "%s: se encontró %s, se esperaba una duración como 2s o 1500ms",
 	"kong.bool":              "%s: se encontró %s, se esperaba true o false",
+	"kong.nofilearg":         "%s no existe",
 	"kong.nofile":            "%s: %s no existe",
 	"kong.isdir":             "%s: se encontró la carpeta %s, se esperaba un archivo",
 	"kong.notdir":            "%s: se encontró %s, se esperaba una carpeta",

@@ -546,6 +546,7 @@ var pt = map[string]string{
 	"kong.float":             "%s: encontrado %s, esperado um número",
 	"kong.duration":          "%s: encontrado %s, esperada uma duração como 2s ou 1500ms",
 	"kong.bool":              "%s: encontrado %s, esperado true ou false",
+	"kong.nofilearg":         "%s não existe",
 	"kong.nofile":            "%s: %s não existe",
 	"kong.isdir":             "%s: encontrada a pasta %s, esperado um arquivo",
 	"kong.notdir":            "%s: encontrado %s, esperada uma pasta",
