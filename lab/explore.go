@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/clusterlab/clusterlab/explore"
 	"github.com/clusterlab/clusterlab/netsim"
@@ -64,7 +65,7 @@ func (c *exploreRunCmd) Run() error {
 	}
 	out := c.Out
 	if out == "" {
-		out = "explore-" + s.Name
+		out = "explore-" + pathSafe(s.Name)
 		if o.Shard.K > 1 {
 			out += fmt.Sprintf("-shard%dof%d", o.Shard.I, o.Shard.K)
 		}
@@ -275,4 +276,16 @@ func openAtAlert(r *session.Replay, asked *bool) {
 	if t, ok := r.FirstAlert(); at && ok {
 		r.SeekTime(t)
 	}
+}
+
+// pathSafe is a scenario's name made one plain folder name: every character but
+// letters, digits, '-', '_' and '.' becomes '-', so that a name such as
+// "../../x" names a folder inside the working one, never a path out of it.
+func pathSafe(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '-'
+	}, name)
 }
