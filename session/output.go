@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // Output is a command's output file (`-o`, `--record`, the dashboard's R) while it
@@ -122,7 +123,11 @@ func CheckOutput(path string, force bool, inputs ...string) error {
 func checkOutput(path string, force bool, inputs []string) (os.FileMode, error) {
 	st, err := os.Stat(path)
 	switch {
-	case errors.Is(err, os.ErrNotExist):
+	case errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		// said in the lab's words, not as the temporary file's open error
+		if dir := filepath.Dir(path); !isDir(dir) {
+			return 0, fmt.Errorf("found no folder %s for %s; expected an existing folder", dir, filepath.Base(path))
+		}
 		return 0o644, nil
 	case err != nil:
 		return 0, err
@@ -141,6 +146,11 @@ func checkOutput(path string, force bool, inputs []string) (os.FileMode, error) 
 		return 0, fmt.Errorf("%s already exists; expected a new file name (or --force to overwrite)", path)
 	}
 	return st.Mode().Perm(), nil
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 // writeback is how many written bytes an Output gathers before it asks the disk to

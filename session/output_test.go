@@ -139,3 +139,23 @@ func TestRemovePending(t *testing.T) {
 		t.Fatal("Commit after RemovePending succeeded")
 	}
 }
+
+// TestOutputInAMissingFolder: an output in a folder that does not exist (or under a
+// file) is refused in the lab's words, naming the folder, before any temporary
+// file is tried ("open /x/.y.md.tmp-3759348050: no such file or directory").
+func TestOutputInAMissingFolder(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "regular")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(dir, "no", "such", "x.md"), filepath.Join(file, "x.md")} {
+		_, err := CreateOutput(path, false)
+		if err == nil || !strings.Contains(err.Error(), "found no folder "+filepath.Dir(path)+" for x.md") || strings.Contains(err.Error(), ".tmp-") {
+			t.Errorf("CreateOutput(%s): %v, want the folder named", path, err)
+		}
+		if _, err := CreateRecording(path, false); err == nil || !strings.Contains(err.Error(), "found no folder") {
+			t.Errorf("CreateRecording(%s): %v, want the folder named", path, err)
+		}
+	}
+}
