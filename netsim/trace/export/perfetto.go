@@ -122,9 +122,12 @@ func (h *pfHeap) Pop() any {
 	return x
 }
 
-// pfAlert is an alert's slice, laid out by the first reading.
+// pfAlert is an alert's slice, laid out by the first reading (a record of an
+// alertLog).
 type pfAlert struct {
 	seq     uint64 // the alert's line number
+	t       int64  // its time
+	kind    int    // its kind's place in perfettoPlan.kinds
 	tid     int
 	end     int64 // when it clears, or just after the window's last event
 	cleared bool  // in the window
@@ -136,10 +139,11 @@ type pfAlert struct {
 // perfettoPlan is what the first reading finds.
 type perfettoPlan struct {
 	fates  *fates
-	alerts []pfAlert // the window's alerts in line order
-	lanes  []pfLane  // the alert tracks, in the order made
-	last   int64     // the window's last event's time
-	bytes  int64     // the file's size, about
+	alerts alertLog // the window's alerts in line order
+	kinds  []string // their kinds, each once
+	lanes  []pfLane // the alert tracks, in the order made
+	last   int64    // the window's last event's time
+	bytes  int64    // the file's size, about
 }
 
 type pfLane struct {
@@ -156,24 +160,27 @@ func planPerfetto(src Source, w Window) (*perfettoPlan, error) {
 		known[id] = true
 	}
 	p := &perfettoPlan{fates: newFates(), last: 0}
-	cleared := map[uint64]int64{}
-	// The window's alerts, in order: what their layout needs of each, the kinds
-	// shared (some 100 bytes an alert with its clearing, not a copy of each).
-	type kept struct {
-		seq  uint64
-		t    int64
-		kind string
-	}
-	var alerts []kept
-	kinds := map[string]string{}
+	// The window's alerts go to a log as they come, with their kinds' numbers;
+	// those not yet cleared are found by their line number. A clearing counts
+	// when the window's time holds it, even past its last line (LastSeq).
+	open := map[uint64]int{}
+	kinds := map[string]int{}
+	var a pfAlert
 	past := false
+	var logErr error
 	_, err := scan(src, func(e *trace.Event) {
-		if malformed(e) {
+		if malformed(e) || logErr != nil {
 			return
 		}
 		p.fates.see(e)
-		if e.Ev == trace.AlertCleared {
-			cleared[e.Ref] = e.T
+		if e.Ev == trace.AlertCleared && e.T <= w.To {
+			if k, ok := open[e.Ref]; ok {
+				delete(open, e.Ref)
+				if logErr = p.alerts.get(k, &a); logErr == nil {
+					a.end, a.cleared = e.T, true
+					logErr = p.alerts.put(k, &a)
+				}
+			}
 		}
 		if past = past || w.past(e.T, e.Seq); past {
 			return
@@ -196,59 +203,79 @@ func planPerfetto(src Source, w Window) (*perfettoPlan, error) {
 		if e.Ev == trace.Alert {
 			k, ok := kinds[e.Kind]
 			if !ok {
-				k = strings.Clone(e.Kind) // the stream's own: not kept
-				kinds[k] = k
+				k = len(p.kinds)
+				p.kinds = append(p.kinds, strings.Clone(e.Kind)) // the stream's own: not kept
+				kinds[p.kinds[k]] = k
 			}
-			alerts = append(alerts, kept{e.Seq, e.T, k})
+			open[e.Seq] = p.alerts.n
+			logErr = p.alerts.add(&pfAlert{seq: e.Seq, t: e.T, kind: k})
 		}
 	})
+	if err == nil {
+		err = logErr
+	}
 	if err != nil {
+		p.alerts.close()
 		return nil, err
 	}
 	p.fates.done()
-	// The alert tracks: an alert takes the first track of its kind free at its
-	// start, or a new one; those cleared in the window first, then the others.
+	if err := p.layout(); err != nil {
+		p.alerts.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// layout lays the alerts out on their tracks: an alert takes the first track of
+// its kind free at its start, or a new one; those cleared in the window first,
+// then the others, which last past the window's last event.
+func (p *perfettoPlan) layout() error {
 	type lane struct {
 		tid int
 		end float64
 	}
-	lanes := map[string][]*lane{}
+	lanes := map[int][]*lane{} // by kind
 	nextTid := alertTids
-	p.alerts = make([]pfAlert, len(alerts))
-	layout := func(i int, end int64, cleared bool, atEnd int) {
-		e := &alerts[i]
-		from, to := float64(e.t), float64(end)
+	place := func(a *pfAlert) {
+		from, to := float64(a.t), float64(a.end)
 		var l *lane
-		for _, x := range lanes[e.kind] {
+		for _, x := range lanes[a.kind] {
 			if x.end <= from {
 				l = x
 				break
 			}
 		}
-		a := &p.alerts[i]
-		*a = pfAlert{seq: e.seq, end: end, cleared: cleared, atEnd: atEnd}
 		if l == nil {
 			l = &lane{tid: nextTid}
 			nextTid++
-			lanes[e.kind] = append(lanes[e.kind], l)
+			lanes[a.kind] = append(lanes[a.kind], l)
 			a.meta, a.lane = true, len(p.lanes)
-			p.lanes = append(p.lanes, pfLane{tid: l.tid, kind: e.kind, late: !cleared || e.t > 0})
+			p.lanes = append(p.lanes, pfLane{tid: l.tid, kind: p.kinds[a.kind], late: !a.cleared || a.t > 0})
 		}
 		l.end = to
 		a.tid = l.tid
 	}
-	var open []int
-	for i, e := range alerts {
-		if c, ok := cleared[e.seq]; ok && c <= w.To {
-			layout(i, c, true, 0)
-		} else {
-			open = append(open, i)
+	var a pfAlert
+	open := 0
+	for _, cleared := range []bool{true, false} {
+		for k := range p.alerts.n {
+			if err := p.alerts.get(k, &a); err != nil {
+				return err
+			}
+			if a.cleared != cleared {
+				continue
+			}
+			if !cleared {
+				a.end, a.atEnd = p.last+1, open
+				open++
+			}
+			place(&a)
+			if err := p.alerts.put(k, &a); err != nil {
+				return err
+			}
 		}
 	}
-	for i, k := range open {
-		layout(k, p.last+1, false, i)
-	}
-	return p, nil
+	return nil
 }
 
 func perfetto(out io.Writer, src Source, w Window, force bool) error {
@@ -256,11 +283,24 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 	if err != nil {
 		return err
 	}
+	defer plan.alerts.close()
 	if plan.bytes > PerfettoMaxBytes && !force {
 		return &RefusedError{fmt.Sprintf("the Perfetto trace of %s would be about %s, over the %s that Perfetto's UI opens in a browser: "+
 			"narrow it with --from/--to or --nodes, or write it anyway with --force", windowName(w), sizeText(plan.bytes), sizeText(PerfettoMaxBytes))}
 	}
-	alertAt := plan.alerts // the next planned alert first
+	// The next planned alert, read from the log in line order.
+	var next pfAlert
+	nextK, haveNext := 0, false
+	advance := func() error {
+		if haveNext = nextK < plan.alerts.n; !haveNext {
+			return nil
+		}
+		nextK++
+		return plan.alerts.get(nextK-1, &next)
+	}
+	if err := advance(); err != nil {
+		return err
+	}
 	h := src.Header()
 	info := &h.Info
 	ids := w.IDs(info.IDs)
@@ -532,9 +572,11 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 		case trace.Alert:
 			args := appendJSONField(appendJSONField([]byte{'{'}, "line", strconv.AppendUint(nil, e.Seq, 10)), "text", trace.AppendString(nil, e.Text))
 			instant(0, at(0), "alert", "alert "+e.Kind, append(args[:len(args)-1], '}'))
-			if len(alertAt) > 0 && alertAt[0].seq == e.Seq {
-				a := &alertAt[0]
-				alertAt = alertAt[1:]
+			if haveNext && next.seq == e.Seq {
+				a := next
+				if err := advance(); err != nil {
+					return true, err
+				}
 				if a.meta && !plan.lanes[a.lane].late {
 					push(&pfItem{name: "thread_name", ph: "M", tid: a.tid, args: appendJSONObject(nil, "name", "alert "+e.Kind)})
 				}
