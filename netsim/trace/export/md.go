@@ -55,6 +55,7 @@ type report struct {
 	alerts      []*trace.Event // the first AlertRows in the window
 	alertCount  int            // every alert in the window
 	alertKinds  map[string]int
+	alertSpans  map[string][2]int64 // each kind's first and last alert's times
 	detects     []*trace.Event
 	crashes     []*trace.Event // crashes in the window, to say which went undetected
 	expects     []*trace.Event
@@ -120,7 +121,7 @@ func gather(src Source, o Options) (*report, error) {
 	h := src.Header()
 	info := &h.Info
 	w := o.Window
-	r := &report{h: h, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, first: -1,
+	r := &report{h: h, w: w, ids: w.IDs(info.IDs), types: map[string]*typeFate{}, alertKinds: map[string]int{}, alertSpans: map[string][2]int64{}, first: -1,
 		cleared: map[uint64]*trace.Event{}, split: o.Split, traceName: o.TraceName, l: o.Lang, firstT: -1, list: plainIDs}
 	if len(info.IDs) > FoldAbove {
 		r.list, r.fold = foldedIDs(r.l), true
@@ -294,7 +295,11 @@ func gather(src Source, o Options) (*report, error) {
 			if r.alertCount++; len(r.alerts) < AlertRows {
 				r.alerts = append(r.alerts, keepEvent(e))
 			}
-			r.alertKinds[e.Kind]++
+			if r.alertKinds[e.Kind]++; r.alertKinds[e.Kind] == 1 {
+				r.alertSpans[e.Kind] = [2]int64{e.T, e.T}
+			} else {
+				r.alertSpans[e.Kind] = [2]int64{r.alertSpans[e.Kind][0], e.T}
+			}
 		case trace.Detect:
 			r.detects = append(r.detects, keepEvent(e))
 		case trace.Expect:

@@ -83,12 +83,20 @@ func newExcerpt(h *trace.Header, w Window, fold bool, l lang.Lang) *excerpt {
 // allMark stands for the note over every participant while they are not known.
 const allMark = "\x00all\x00"
 
+// excerptAlerts is how many alerts of each kind the excerpt draws a note for. A
+// few show what the alerts say and whom they are about; in a storm (a ◊P run of
+// 300 nodes before GST raises hundreds between two of the excerpt's 40 messages)
+// the rest would bury the messages under notes that say the same thing, so they
+// are counted in one note at the end, which points to the Alerts section.
+const excerptAlerts = 3
+
 // writer is a diagram writer of w from fold f; beyond FoldAbove nodes it notes
 // the participants its lines are about, and draws notes over all of them as
 // allMark until they are known (text).
 func (x *excerpt) writer(f *mmFold, w Window) *mmWriter {
 	m := newMMWriter(f, w, x.ids)
 	m.l = x.l // the notes speak the report's language
+	m.alertCap, m.shown = excerptAlerts, map[string]int{}
 	if x.fold {
 		m.about = map[node.ID]bool{}
 		m.seen = func(id node.ID) { m.about[id] = true }
@@ -100,7 +108,7 @@ func (x *excerpt) writer(f *mmFold, w Window) *mmWriter {
 // text is the diagram m drew: its header, with only the participants its lines
 // are about when it noted them (the window's first node if none), and its lines.
 func (x *excerpt) text(m *mmWriter, w Window) string {
-	b := m.finish(nil, m.b)
+	b := m.finish(nil, m.noteHidden(m.b))
 	if m.about != nil {
 		ids := slices.Sorted(maps.Keys(m.about))
 		if len(ids) == 0 && len(x.ids) > 0 {

@@ -229,6 +229,16 @@ func (r *report) writeAlerts(p func(string, ...any)) {
 		count = r.F("md.alerts.one", 1)
 	}
 	p(r.T("md.alerts.head")+"\n\n", count, mdText(strings.Join(parts, ", ")))
+	if len(r.alerts) < r.alertCount {
+		// More than the table lists (a storm): each kind's count and span first,
+		// since the table's rows may all fall in its first instants.
+		p("%s\n\n| %s | %s | %s | %s |\n|---|---:|---:|---:|\n", r.T("md.alerts.bykind"), r.T("md.col.alert"), r.T("md.col.alerts"), r.T("md.col.first"), r.T("md.col.last"))
+		for _, k := range slices.Sorted(maps.Keys(r.alertKinds)) {
+			span := r.alertSpans[k]
+			p("| %s | %d | %s | %s |\n", mdText(r.alertName(k)), r.alertKinds[k], fmtT(span[0]), fmtT(span[1]))
+		}
+		p("\n%s\n\n", r.F("md.alerts.first", len(r.alerts)))
+	}
 	end := r.tail.Last
 	p("| %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---|\n", r.T("md.col.alert"), r.T("md.col.start"), r.T("md.col.end"), r.T("md.col.duration"), r.T("md.col.details"))
 	for _, a := range r.alerts {

@@ -378,6 +378,12 @@ type mmWriter struct {
 	seen    func(node.ID) // when set, told each node a line is about
 	about   map[node.ID]bool
 	l       lang.Lang // the notes' language: the md report's; English elsewhere
+	// alertCap, when not 0, is how many alerts of each kind get a note (the md
+	// report's excerpt); the others are counted in hidden, and noteHidden says
+	// how many.
+	alertCap int
+	shown    map[string]int // alerts drawn, by kind
+	hidden   int
 }
 
 func newMMWriter(f *mmFold, w Window, ids []node.ID) *mmWriter {
@@ -570,6 +576,13 @@ func (m *mmWriter) draw(b []byte, e *trace.Event, c mmChange) []byte {
 	case trace.Detect:
 		note(m.all, m.l.F("mm.detect", e.Node, e.Value))
 	case trace.Alert:
+		if m.alertCap > 0 {
+			if m.shown[e.Kind] >= m.alertCap {
+				m.hidden++
+				break
+			}
+			m.shown[e.Kind]++
+		}
 		text := e.Text // English as the trace writes it
 		if m.l != lang.En {
 			text = m.l.Text(text)
@@ -580,6 +593,23 @@ func (m *mmWriter) draw(b []byte, e *trace.Event, c mmChange) []byte {
 	}
 	m.n += jsLen(string(b[start:]))
 	return b
+}
+
+// noteHidden appends, when alerts went undrawn (see alertCap), a note over every
+// participant that says how many and where they are listed.
+func (m *mmWriter) noteHidden(b []byte) []byte {
+	if m.hidden == 0 {
+		return b
+	}
+	text := m.l.F("mm.alerts.more.many", m.hidden)
+	if m.hidden == 1 {
+		text = m.l.T("mm.alerts.more.one")
+	}
+	ind := "    "
+	if m.rect {
+		ind = "        "
+	}
+	return fmt.Appendf(b, "%sNote over %s: %s\n", ind, m.all, mmText(text))
 }
 
 // mmText escapes text for a Mermaid message or note: the characters that end a

@@ -23,13 +23,13 @@ func mermaidModules() string {
 }
 
 // mermaidExports is the diagrams the parse test gives Mermaid, keyed by a file
-// name: the escaping test's diagram, the parts of omega-crash's whole diagram
-// (over the limit, so split) and the homework report's diagram (bully-split-
-// brain); with all, every part of every trace's whole diagram and every diagram of
-// its reports, plain and split. Mermaid's parser needs about 2 s of CPU per
-// 50,000 characters (4 s to load), so all (some 600,000 characters) is for CI
-// (CLUSTERLAB_MERMAID=all, set by .ci/run); the structure test
-// (TestMermaidEveryTrace) checks every diagram in every run.
+// name: the escaping test's diagram, the parts of omega-crash's whole diagram (over
+// the limit, so split), the homework report's diagram (bully-split-brain) and that
+// of an alert storm (stormTrace); with all, every part of every trace's whole
+// diagram and every diagram of its reports, plain and split. Mermaid's parser needs
+// about 2 s of CPU per 50,000 characters (4 s to load), so all (some 600,000
+// characters) is for CI (CLUSTERLAB_MERMAID=all, set by .ci/run); the structure
+// test (TestMermaidEveryTrace) checks every diagram in every run.
 func mermaidExports(t *testing.T, all bool) map[string]string {
 	out := map[string]string{}
 	seen := map[string]bool{}
@@ -60,6 +60,8 @@ func mermaidExports(t *testing.T, all bool) map[string]string {
 			}
 		}
 	}
+	// The report's diagram of an alert storm: its alerts folded into one note.
+	add("storm-md.mmd", mdBlocks(export(t, stormTrace(300), Flags{Format: "md"}))[0])
 	var b strings.Builder
 	if err := Mermaid(&b, TraceSource(escapesTrace()), All()); err != nil {
 		t.Fatal(err)

@@ -160,7 +160,8 @@ func TestExportsHoldNoTrace(t *testing.T) {
 }
 
 // TestFewAlertsHeld: of 60,800 alerts (each cleared, among as many messages),
-// the md report keeps the AlertRows it lists and counts the others (it kept every
+// the md report keeps the AlertRows it lists, counts the others, and counts each
+// kind with its first and last time (it kept every
 // alert and every clearing: some 30 MB here), and Perfetto's first reading keeps
 // what the alert tracks' layout needs in a log that moves to a temporary file
 // beyond 256 kB (it kept a copy of each alert, 19 MB, then some 80 bytes an
@@ -194,7 +195,8 @@ func TestFewAlertsHeld(t *testing.T) {
 			t.Errorf("%s: %d MB held while reading %d alerts", f.Format, held>>20, src.events/2/src.passes)
 		}
 		if f.Format == "md" && (!strings.Contains(out.String(), "60800 alerts: false-suspicion 60800.") ||
-			!strings.Contains(out.String(), "| … | | | | … 60750 more |") || strings.Count(out.String(), "| false-suspicion | ") != AlertRows) {
+			!strings.Contains(out.String(), "| false-suspicion | 60800 | 0s | 15.9s |") ||
+			!strings.Contains(out.String(), "| … | | | | … 60750 more |") || strings.Count(out.String(), "| false-suspicion | ") != 1+AlertRows) {
 			t.Errorf("the alerts section is not the first %d alerts and a count of the others:\n%.2000s", AlertRows, out.String())
 		}
 		if f.Format == "perfetto" && spans.n != 60800 {
