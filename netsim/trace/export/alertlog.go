@@ -69,13 +69,11 @@ func (l *alertLog) add(a *pfAlert) error {
 		return nil
 	}
 	if l.f == nil {
-		f, err := os.CreateTemp("", "clusterlab-alerts-*")
+		f, err := tempFile("clusterlab-alerts-*")
 		if err != nil {
 			return err
 		}
-		// Gone from the directory at once where the system allows it (see spool).
 		l.f = f
-		os.Remove(f.Name())
 	}
 	if _, err := l.f.WriteAt(l.tail, int64(l.flushed)*pfAlertSize); err != nil {
 		return err
@@ -116,10 +114,4 @@ func errAlertLog(err error) error {
 }
 
 // close removes the log's file.
-func (l *alertLog) close() {
-	if l.f != nil {
-		name := l.f.Name()
-		l.f.Close()
-		os.Remove(name) // where it could not be removed at once
-	}
-}
+func (l *alertLog) close() { closeTemp(l.f) }

@@ -37,15 +37,11 @@ func (s *spool) add(cells [][]byte) error {
 		return nil
 	}
 	if s.f == nil {
-		f, err := os.CreateTemp("", "clusterlab-export-*")
+		f, err := tempFile("clusterlab-export-*")
 		if err != nil {
 			return err
 		}
-		// Gone from the directory at once where the system allows it: the file
-		// lives as long as it is open, and an export that is stopped leaves
-		// nothing behind.
 		s.f = f
-		os.Remove(f.Name())
 		s.w = bufio.NewWriterSize(s.f, 256<<10)
 		if _, err := s.w.Write(s.mem); err != nil {
 			return err
@@ -118,10 +114,25 @@ func (s *spool) each(f func(cells [][]byte) error) error {
 func errSpool(err error) error { return errors.New("reading back the table's rows: " + err.Error()) }
 
 // close removes the spool's file.
-func (s *spool) close() {
-	if s.f != nil {
-		name := s.f.Name()
-		s.f.Close()
-		os.Remove(name) // where it could not be removed at once
+func (s *spool) close() { closeTemp(s.f) }
+
+// tempFile makes a temporary file, gone from its directory at once where the
+// system allows it: it lives as long as it is open, and an export that is stopped
+// leaves nothing behind.
+func tempFile(pattern string) (*os.File, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err == nil {
+		os.Remove(f.Name())
+	}
+	return f, err
+}
+
+// closeTemp closes a tempFile (nil for none), and removes it where it could not
+// be removed at once.
+func closeTemp(f *os.File) {
+	if f != nil {
+		name := f.Name()
+		f.Close()
+		os.Remove(name)
 	}
 }
