@@ -30,7 +30,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -74,9 +73,8 @@ func Default() uint64 {
 	if cg := cgroupLimit(); cg > 0 {
 		d = min(d, cg/2)
 	}
-	var rl syscall.Rlimit
-	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil && rl.Cur != math.MaxUint64 && rl.Cur > 0 {
-		d = min(d, rl.Cur/3)
+	if as := addressLimit(); as > 0 {
+		d = min(d, as/3)
 	}
 	return max(d, Floor)
 }
