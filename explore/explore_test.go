@@ -468,6 +468,41 @@ func TestShrinkRecording(t *testing.T) {
 	}
 }
 
+// TestShrinkExpectationSameWay: a scenario whose expectation fails is shrunk to
+// one where it fails the same way, with what the run had instead: agree n4
+// fails while n3 leads (n4 and n5 crashed), not with no action at all, where it
+// fails because n5 still leads.
+func TestShrinkExpectationSameWay(t *testing.T) {
+	r, err := ShrinkFile(context.Background(), filepath.Join("testdata", "bully-agree.toml"), time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const got = "n1→n3 n2→n3 n3→n3"
+	if r.Violation.Kind != KindExpect || r.Violation.Text != "agree n4" || r.Violation.Got != got || !r.Stats.Fixpoint {
+		t.Fatalf("shrunk %+v to %+v", r.Stats, r.Violation)
+	}
+	var verbs []string
+	for _, a := range r.Variant.Actions {
+		verbs = append(verbs, a.Action.String())
+	}
+	if !slices.Equal(verbs, []string{"crash n4", "crash n5"}) {
+		t.Errorf("shrunk to %v, expected the crashes of n4 and n5", verbs)
+	}
+	to := filepath.Join(t.TempDir(), "agree.toml")
+	if _, err := WriteShrunk(r, "bully-agree.toml", to, false, lang.En); err != nil {
+		t.Fatal(err)
+	}
+	s, err := presets.LoadFile(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := s.Resolve()
+	sum, _ := session.Run(cfg, 0, nil)
+	if len(sum.Expectations) != 1 || sum.Expectations[0].Status != netsim.StatusFail || sum.Expectations[0].Got != got {
+		t.Errorf("the shrunk scenario's expectation: %+v, expected agree n4 to fail with %s", sum.Expectations, got)
+	}
+}
+
 // TestReportSchema: explore.json is what docs/explore-json.md describes: every key
 // documented is there.
 func TestReportSchema(t *testing.T) {

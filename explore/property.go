@@ -39,6 +39,7 @@ type Violation struct {
 	Kind string
 	At   time.Duration
 	Text string
+	Got  string // for a failed expectation: what the run had instead
 }
 
 // properties is the set of properties a search checks.
@@ -47,9 +48,9 @@ type properties struct {
 	liveness bool
 	// raised, for shrink: any alert of the kinds breaks the property, whenever
 	// raised and however it ended; and expect, if set, is the one expectation
-	// whose failure does.
-	raised bool
-	expect string
+	// whose failure does, with got, if set, what the run must have instead.
+	raised      bool
+	expect, got string
 }
 
 func (p *properties) has(kind string) bool { return slices.Contains(p.kinds, kind) }
@@ -117,21 +118,21 @@ func (p *properties) check(b *Base, v *Variant, script []netsim.Timed, alerts []
 		at := time.Duration(a.AtUS) * time.Microsecond
 		if p.raised {
 			if p.has(a.Kind) {
-				take(Violation{a.Kind, at, a.Text})
+				take(Violation{a.Kind, at, a.Text, ""})
 			}
 			continue
 		}
 		switch a.Kind {
 		case KindMutex:
 			if p.has(KindMutex) {
-				take(Violation{KindMutex, at, a.Text})
+				take(Violation{KindMutex, at, a.Text, ""})
 			}
 		case KindSplit:
 			if !p.has(KindSplit) {
 				continue
 			}
 			if b.Terms {
-				take(Violation{KindSplit, at, a.Text})
+				take(Violation{KindSplit, at, a.Text, ""})
 				continue
 			}
 			if whole == -2 {
@@ -140,18 +141,18 @@ func (p *properties) check(b *Base, v *Variant, script []netsim.Timed, alerts []
 			// Still split the settle time after the network was made whole.
 			judge := max(whole, at) + b.Settle
 			if whole >= 0 && judge <= end && (a.ClearedUS < 0 || time.Duration(a.ClearedUS)*time.Microsecond > judge) {
-				take(Violation{KindSplit, at, a.Text})
+				take(Violation{KindSplit, at, a.Text, ""})
 			}
 		case KindStarvation, KindNoLeader:
 			if p.liveness && p.has(a.Kind) && a.ClearedUS < 0 {
-				take(Violation{a.Kind, at, a.Text})
+				take(Violation{a.Kind, at, a.Text, ""})
 			}
 		}
 	}
 	if p.has(KindExpect) {
 		for _, r := range results {
-			if !r.OK && r.Status == netsim.StatusFail && (p.expect == "" || r.Text == p.expect) {
-				take(Violation{KindExpect, r.At, r.Text})
+			if !r.OK && r.Status == netsim.StatusFail && (p.expect == "" || r.Text == p.expect) && (p.got == "" || r.Got == p.got) {
+				take(Violation{KindExpect, r.At, r.Text, r.Got})
 			}
 		}
 	}
