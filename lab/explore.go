@@ -70,7 +70,9 @@ func (c *exploreRunCmd) Run() error {
 			out += fmt.Sprintf("-shard%dof%d", o.Shard.I, o.Shard.K)
 		}
 	}
-	source := c.Scenario
+	// The scenario as it is named from here (explore.json's command): the same
+	// for shards run from the same layout of folders on other machines.
+	source := relative(c.Scenario)
 	if c.Preset != "" {
 		source = "--preset " + c.Preset
 	}

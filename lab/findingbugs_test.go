@@ -164,3 +164,34 @@ func TestExploreExitCodes(t *testing.T) {
 		t.Errorf("bad.toml was overwritten: %q %v", data, err)
 	}
 }
+
+// TestShardsFromTwoFolders: shards of one search run from two folders (two
+// machines, each with its own copy of the scenario at the same relative place)
+// merge: explore.json names the scenario as the command did, not by its absolute
+// path, which made merge refuse them as shards of two searches.
+func TestShardsFromTwoFolders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped in -short mode")
+	}
+	_, bin := buildBinary(t)
+	dir := t.TempDir()
+	scenario := "name = \"rp\"\nalgorithm = \"ricart\"\nnodes = 3\nuntil = \"5s\"\n\n[params]\norder = \"priority\"\ncs_rate = 1.0\n"
+	for i, m := range []string{"a", "b"} {
+		if err := os.Mkdir(filepath.Join(dir, m), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, m, "rp.toml"), scenario)
+		shard := strconv.Itoa(i+1) + "/2"
+		if out, code := runCLI(t, filepath.Join(dir, m), bin, "explore", "rp.toml", "--runs", "40", "--shard", shard, "--out", "s"); code > 1 {
+			t.Fatalf("shard %s: exit %d:\n%s", shard, code, out)
+		}
+	}
+	out, code := runCLI(t, dir, bin, "explore", "merge", "a/s", "b/s", "--out", "merged")
+	if code != 1 || !strings.Contains(out, "finding(s)") {
+		t.Fatalf("merge: exit %d, expected 1 with the findings:\n%s", code, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "merged", explore.ReportFile))
+	if err != nil || !strings.Contains(string(data), `"command": "clusterlab explore rp.toml --mode random`) {
+		t.Errorf("merged %s names the scenario otherwise: %v\n%s", explore.ReportFile, err, data)
+	}
+}
