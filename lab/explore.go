@@ -115,6 +115,9 @@ func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 			outln("  " + ui.F("explore.profile", f.Run, f.Profile.Text(ui)))
 		}
 		outln("  " + f.Story)
+		if !f.Shrink.Fixpoint {
+			outln(ui.T("explore.notmin"))
+		}
 	}
 	if rep.Storms > 0 {
 		outln(ui.F("explore.storms", rep.Storms))

@@ -145,6 +145,7 @@ func TestExploreExitCodes(t *testing.T) {
 		{[]string{"explore", "--preset", "ricart", "--faults", "network", "--runs", "50", "--out", "none"}, 2, "none/explore.json already exists"},
 		{[]string{"explore", "--preset", "ricart-priority", "--runs", "50", "--out", "found"}, 1, "found 1 violation(s): see found/finding-1.md"},
 		{[]string{"shrink", "found/finding-1.toml", "--out", "small.toml"}, 0, "wrote small.toml"},
+		{[]string{"explore", "--preset", "quorum-amnesia", "--shrink-time", "1ms", "--out", "hasty"}, 1, "its shrinking ran out of time before a fixpoint"},
 		{[]string{"shrink", "bad.toml"}, 2, "bad.toml:7:16"},
 		{[]string{"shrink", "junk.jsonl"}, 2, "junk.jsonl:1: not a clusterlab trace"},
 		// A flag's mistake is named before the folder's: none holds a search.

@@ -67,6 +67,7 @@ func init() {
 			"explore.unit.schedule":    "schedule",
 			"shrink.done":              "%s: %s at %s, shrunk from %d to %d actions in %s; wrote %s",
 			"shrink.notmin":            "the time budget ran out before a fixpoint: the result may not be minimal (try a longer --time)",
+			"explore.notmin":           "  its shrinking ran out of time before a fixpoint: it may not be minimal (try a longer --shrink-time)",
 
 			"explore.meaning.mutex":       "mutual exclusion violated",
 			"explore.meaning.split-brain": "two leaders at once",
@@ -169,6 +170,7 @@ func init() {
 			"explore.unit.schedule":    "escalonamento",
 			"shrink.done":              "%s: %s em %s, reduzido de %d para %d ações em %s; gravado %s",
 			"shrink.notmin":            "o tempo acabou antes de um ponto fixo: o resultado pode não ser mínimo (tente um --time maior)",
+			"explore.notmin":           "  a redução ficou sem tempo antes de um ponto fixo: pode não ser mínimo (tente um --shrink-time maior)",
 
 			"explore.meaning.mutex":       "exclusão mútua violada",
 			"explore.meaning.split-brain": "dois líderes ao mesmo tempo",
@@ -271,6 +273,7 @@ func init() {
 			"explore.unit.schedule":    "planificación",
 			"shrink.done":              "%s: %s en %s, reducido de %d a %d acciones en %s; guardado %s",
 			"shrink.notmin":            "el tiempo se acabó antes de un punto fijo: el resultado puede no ser mínimo (pruebe un --time mayor)",
+			"explore.notmin":           "  la reducción se quedó sin tiempo antes de un punto fijo: puede no ser mínimo (pruebe un --shrink-time mayor)",
 
 			"explore.meaning.mutex":       "exclusión mutua violada",
 			"explore.meaning.split-brain": "dos líderes a la vez",
