@@ -182,6 +182,9 @@ func (s *search) systematic() (*Result, error) {
 	before := 0 // the schedules of the levels done
 	for cost := 0; cost <= s.o.Delays+s.o.Crashes; cost++ {
 		res.Bound = fmt.Sprintf("%d departures", cost)
+		if cost == 1 {
+			res.Bound = "1 departure"
+		}
 		type leaf struct {
 			i  int
 			sc schedule

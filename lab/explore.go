@@ -127,9 +127,13 @@ func exploreOutcome(rep *explore.Report, took time.Duration, out string) error {
 	if len(rep.Findings) == 0 {
 		switch {
 		case rep.Mode == explore.ModeSystematic && rep.Stopped == "exhausted":
-			outln(ui.F("explore.none.sys", runs, secs, rep.Budget.Delays, rep.Budget.Crashes))
+			outln(ui.F("explore.none.sys", runs, secs, ui.Count("explore.delays", rep.Budget.Delays), ui.Count("explore.crashes", rep.Budget.Crashes)))
 		case rep.Mode == explore.ModeSystematic:
-			outln(ui.F("explore.none.bound", runs, secs, rep.Bound))
+			// explore.json's bound is "2 departures", in English: said here in
+			// the reader's language.
+			var n int
+			fmt.Sscanf(rep.Bound, "%d", &n)
+			outln(ui.F("explore.none.bound", runs, secs, ui.Count("explore.departures", n)))
 		default:
 			outln(ui.F("explore.none", runs, secs))
 		}

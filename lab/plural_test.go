@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -55,5 +56,24 @@ func TestOneActionIsSingular(t *testing.T) {
 		if got := c.l.Count("check.rules.fail", 3); !strings.HasPrefix(got, c.rule3) {
 			t.Errorf("%s: %q, expected %q", c.l, got, c.rule3)
 		}
+	}
+}
+
+// TestSystematicBoundsSaid: systematic mode's bounds are said in the reader's
+// language and number: "1 queda", not "1 quedas", and no English word in pt.
+func TestSystematicBoundsSaid(t *testing.T) {
+	out, errs, code := mainOutput(t, "explore", "--preset", "notes-tokenring-4", "--mode", "systematic", "--lang", "pt", "--out", t.TempDir())
+	if want := "todos com no máximo 3 desvios e 1 queda)"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d %s, no %q in:\n%s", code, errs, want, out)
+	}
+	// Stopped by --time: how far it went, which explore.json says in English
+	// ("2 departures").
+	out, errs, code = mainOutput(t, "explore", "--preset", "raft-partition", "--mode", "systematic", "--time", "1s", "--lang", "pt", "--out", t.TempDir())
+	if code != 0 || !regexp.MustCompile(`, até (1 desvio|\d+ desvios)\)`).MatchString(out) {
+		t.Errorf("exit %d %s, no bound in Portuguese in:\n%s", code, errs, out)
+	}
+	out, errs, code = mainOutput(t, "explore", "--preset", "notes-tokenring-4", "--mode", "systematic", "--delays", "1", "--crashes", "0", "--out", t.TempDir())
+	if want := "every schedule with at most 1 delay and 0 crashes)"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d %s, no %q in:\n%s", code, errs, want, out)
 	}
 }
