@@ -636,6 +636,11 @@ func TestProfileText(t *testing.T) {
 	if got, want := p.Text(lang.En), "3 actions (request), in 2 bursts within 20ms, half of them spread out"; got != want {
 		t.Errorf("%q, expected %q", got, want)
 	}
+	// The latency's distribution in the reader's language.
+	p.Latency = "constant 5ms"
+	if got, want := p.Text(lang.Pt), "3 ações (request), em 2 rajadas dentro de 20ms, "; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "constante 5ms") {
+		t.Errorf("%q, expected %q… and the latency constante 5ms", got, want)
+	}
 	s, cfg := load(t, "maekawa-workload.toml")
 	b, _ := NewBase(s, cfg)
 	sr, err := newSearch(context.Background(), b, Options{Liveness: true})

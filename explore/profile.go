@@ -101,7 +101,7 @@ func (p Profile) Text(l lang.Lang) string {
 		b.WriteString(l.F("explore.profile.actions", p.Count, strings.Join(p.Verbs, ", "), timing))
 	}
 	if p.Latency != "" {
-		b.WriteString(l.F("explore.profile.latency", p.Latency))
+		b.WriteString(l.F("explore.profile.latency", l.Latency(p.Latency)))
 	}
 	if p.Loss != nil {
 		b.WriteString(l.F("explore.profile.loss", *p.Loss))
