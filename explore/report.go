@@ -229,7 +229,7 @@ func Merge(dirs []string, out string, force bool) (*Report, error) {
 		f   FindingJSON
 	}
 	var all []found
-	k, runs, timeUp := 0, 0, false
+	k, runs, timeUp, stopped := 0, 0, false, "time"
 	for i, r := range reps {
 		var sh [2]int
 		if _, err := fmt.Sscanf(r.Shard, "%d/%d", &sh[0], &sh[1]); err != nil {
@@ -241,7 +241,10 @@ func Merge(dirs []string, out string, force bool) (*Report, error) {
 		k = sh[1]
 		m.Storms += r.Storms
 		runs += r.Runs
-		timeUp = timeUp || r.Stopped == "time"
+		timeUp = timeUp || r.Stopped == "time" || r.Stopped == "interrupted"
+		if r.Stopped == "interrupted" {
+			stopped = r.Stopped
+		}
 		for _, f := range r.Findings {
 			all = append(all, found{dirs[i], f})
 		}
@@ -256,7 +259,7 @@ func Merge(dirs []string, out string, force bool) (*Report, error) {
 		all = all[:want]
 		m.Runs, m.Stopped = all[want-1].f.Run+1, "findings"
 	case timeUp:
-		m.Runs, m.Stopped = runs, "time"
+		m.Runs, m.Stopped = runs, stopped
 	default:
 		m.Runs, m.Stopped = first.Budget.Runs, "runs"
 	}

@@ -96,10 +96,14 @@ func (c *exploreRunCmd) Run() error {
 	if err != nil {
 		return exploreError(err)
 	}
+	// A search stopped by a signal (Ctrl-C, a batch system's time limit) writes
+	// what it did so far: its runs and the findings it shrank ("stopped":
+	// "interrupted"), which explore merge joins as it joins a shard whose --time
+	// ran out.
+	rep, err := explore.Write(res, o, explore.WriteOptions{Dir: out, Force: c.Force, Lang: ui, Source: source, Command: "clusterlab " + strings.Join(args, " ")})
 	if sig.interrupted() {
 		return sig.err()
 	}
-	rep, err := explore.Write(res, o, explore.WriteOptions{Dir: out, Force: c.Force, Lang: ui, Source: source, Command: "clusterlab " + strings.Join(args, " ")})
 	if err != nil {
 		return exploreError(err)
 	}

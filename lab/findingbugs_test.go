@@ -2,13 +2,16 @@ package lab
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/clusterlab/clusterlab/explore"
 )
@@ -195,4 +198,58 @@ func TestShardsFromTwoFolders(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), `"command": "clusterlab explore rp.toml --mode random`) {
 		t.Errorf("merged %s names the scenario otherwise: %v\n%s", explore.ReportFile, err, data)
 	}
+}
+
+// TestExploreInterrupted: a search stopped by SIGTERM (a batch system's time
+// limit) exits 143 with one line, and writes what it did so far, stopped
+// "interrupted"; merge joins two such shards as shards whose time ran out.
+func TestExploreInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped in -short mode")
+	}
+	_, bin := buildBinary(t)
+	dir := t.TempDir()
+	runs := 0
+	for _, shard := range []string{"1/2", "2/2"} {
+		out := "s" + shard[:1]
+		cmd := exec.Command(bin, "explore", "--preset", "raft-partition", "--runs", "10000000", "--shard", shard, "--out", out)
+		cmd.Dir = dir
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGTERM)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 143 || strings.Count(stderr.String(), "\n") != 1 {
+			t.Fatalf("shard %s: %v, stderr %q: expected exit 143 and one line", shard, err, stderr.String())
+		}
+		rep := readReport(t, filepath.Join(dir, out))
+		if rep.Stopped != "interrupted" || rep.Runs == 0 {
+			t.Fatalf("shard %s: stopped %q after %d runs; expected what the search did, stopped interrupted", shard, rep.Stopped, rep.Runs)
+		}
+		runs += rep.Runs
+	}
+	if out, code := runCLI(t, dir, bin, "explore", "merge", "s1", "s2", "--out", "merged"); code != 0 {
+		t.Fatalf("merge: exit %d:\n%s", code, out)
+	}
+	if rep := readReport(t, filepath.Join(dir, "merged")); rep.Stopped != "interrupted" || rep.Runs != runs {
+		t.Errorf("merged: stopped %q after %d runs, expected interrupted after the shards' %d", rep.Stopped, rep.Runs, runs)
+	}
+}
+
+// readReport reads the explore.json of an output folder.
+func readReport(t *testing.T, dir string) explore.Report {
+	t.Helper()
+	var rep explore.Report
+	data, err := os.ReadFile(filepath.Join(dir, explore.ReportFile))
+	if err == nil {
+		err = json.Unmarshal(data, &rep)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	return rep
 }
