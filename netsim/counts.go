@@ -98,6 +98,17 @@ type AlertRecord struct {
 	Cleared   string `json:"cleared"`    // "" while the alert is open
 }
 
+// open counts the alerts of kind still open.
+func (a *alertLog) open(kind string) int {
+	n := 0
+	for _, r := range a.list {
+		if r.Kind == kind && r.ClearedUS < 0 {
+			n++
+		}
+	}
+	return n
+}
+
 func (a *alertLog) count(kind string) int {
 	n := 0
 	for _, r := range a.list {

@@ -22,11 +22,12 @@ type Expectation struct {
 	k     int
 	a, b  node.ID
 	word  string // alert kind or message type
+	open  bool   // open alert KIND: only the alerts still open count
 	atEnd bool
 }
 
 // ExpectGrammar summarises the expectation grammar.
-const ExpectGrammar = `leaders == K (or <=, >=) | agree nX | suspects nA nB | not suspects nA nB | up nX | down nX | alert KIND | no alert KIND | sent TYPE <= K (or ==, >=) | false-suspicions before|after gst == K (or <=, >=) | leader nA == nB | leader nA == none | leaders in current term == K (or <=, >=) | cs nX == held|wanted|released`
+const ExpectGrammar = `leaders == K (or <=, >=) | agree nX | suspects nA nB | not suspects nA nB | up nX | down nX | alert KIND | no alert KIND | open alert KIND | no open alert KIND | sent TYPE <= K (or ==, >=) | false-suspicions before|after gst == K (or <=, >=) | leader nA == nB | leader nA == none | leaders in current term == K (or <=, >=) | cs nX == held|wanted|released`
 
 // AlertKinds lists the alerts monitors raise.
 var AlertKinds = []string{"split-brain", "no-leader", "mutex", "starvation", "order", alertFalseSuspicion}
@@ -110,8 +111,21 @@ func ParseExpect(s string, ids []node.ID) (Expectation, error) {
 				e.b, err = p.node(toks[2])
 			}
 		}
-	case "alert":
-		if err = p.arity(1, "alert KIND"); err == nil {
+	case "alert", "open":
+		// alert KIND counts every alert of KIND raised; open alert KIND only those
+		// still open when it is checked (raised, and their condition still holds):
+		// a liveness claim, such as explore's findings make.
+		usage := "alert KIND"
+		if head.s == "open" {
+			e.kind, e.open, usage = "alert", true, "open alert KIND"
+			if len(toks) > 1 && toks[1].s != "alert" {
+				err = p.errAt(toks[1].col, "found %q, expected %q", toks[1].s, usage)
+				break
+			}
+			toks = toks[1:]
+			p.toks = toks
+		}
+		if err = p.arity(1, usage); err == nil {
 			e.word = toks[1].s
 			if !containsStr(AlertKinds, e.word) {
 				err = p.errAt(toks[1].col, "found %q, expected an alert kind: %s", e.word, strings.Join(AlertKinds, ", "))
@@ -257,6 +271,12 @@ func (e *Expectation) evaluate(w *World) Result {
 		r.OK = s != e.not
 		r.Got = fmt.Sprintf("%v suspects %s", e.a, w.observed(w.proc(e.a).status.Suspects, e.b))
 	case "alert":
+		if e.open {
+			n := w.alerts.open(e.word)
+			r.OK = (n > 0) != e.not
+			r.Got = fmt.Sprintf("%d open %s alerts", n, e.word)
+			break
+		}
 		n := w.alerts.count(e.word)
 		r.OK = (n > 0) != e.not
 		r.Got = fmt.Sprintf("%d %s alerts", n, e.word)
