@@ -60,6 +60,9 @@ func TestPanicClosesOneSession(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the session whose dashboard panicked did not end")
 	}
+	if text := failing.Text(); !strings.Contains(text, "failed and was closed") || strings.Contains(text, "panic") {
+		t.Errorf("the session that failed was not told in one line, or was shown the panic:\n%q", text[max(0, len(text)-600):])
+	}
 	teacher.In.Write([]byte(":crash n2\r"))
 	if !other.Wait("teacher:ana crash n2", 10*time.Second) {
 		t.Errorf("after one session's panic the others do not go on:\n%s", other.Shown())

@@ -505,13 +505,13 @@ type classModel struct {
 	failed                     bool // it panicked: it draws one line until it ends
 }
 
-func (m *classModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
+func (m *classModel) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 	if m.failed {
 		return m, nil
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			cmd = m.fail(r)
+			model, cmd = m, m.fail(r)
 		}
 	}()
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.panicKey != "" && k.String() == m.panicKey {
