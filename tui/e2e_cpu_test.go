@@ -42,9 +42,12 @@ func cpuOf(t *testing.T, pid string) time.Duration {
 // TestEndToEndCPU runs the real binary three times at once in tmux at 120×40 (issue
 // 23): the default demo at ×1, the same paused, and maekawa-deadlock at ×1 once
 // nothing is pending (idle: only the clock moves). Each one's CPU time over the
-// same ten seconds of wall time is its share of a core: at most 10 % at ×1, 1 %
+// same ten seconds of wall time is its share of a core: at most 15 % at ×1, 3 %
 // paused or idle. CPU time, not wall time, is what the process used, so a busy
-// machine moves it little; the three run side by side, so that what they are
+// machine moves it little, but not nothing: an idle dashboard measured 0.3-0.4 %
+// on a quiet machine and 1.2 % at a load average of 20 (caches and the scheduler's
+// work), so the bounds sit well above what a shared CI machine shows and far
+// below a loop that spins. The three run side by side, so that what they are
 // measured beside is the same. Before the pacing fix the demo took 41-65 % at ×1.
 func TestEndToEndCPU(t *testing.T) {
 	dir, bin := e2eBinary(t)
@@ -60,7 +63,7 @@ func TestEndToEndCPU(t *testing.T) {
 		name  string
 		x     *term
 		bound float64
-	}{{"×1", run, 0.10}, {"paused", paused, 0.01}, {"idle at ×1", idle, 0.01}}
+	}{{"×1", run, 0.15}, {"paused", paused, 0.03}, {"idle at ×1", idle, 0.03}}
 	pids := make([]string, len(procs))
 	c0 := make([]time.Duration, len(procs))
 	for i, p := range procs {
