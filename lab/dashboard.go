@@ -49,7 +49,7 @@ func closeFork(l *session.Live, sig *interrupts, err error) error {
 		}
 		return err
 	}
-	kept := l.ForkFile()
+	kept, saved := l.ForkFile(), l.ForkSaved()
 	reason := trace.EndQuit
 	if sig.interrupted() {
 		reason = trace.EndInterrupted
@@ -57,6 +57,9 @@ func closeFork(l *session.Live, sig *interrupts, err error) error {
 	cerr := l.CloseFor(reason)
 	if kept != "" && cerr == nil {
 		fmt.Fprintln(os.Stderr, ui.F("fork.kept", kept))
+	}
+	if note := l.ForkNote(); note != "" {
+		fmt.Fprintln(os.Stderr, ui.F("fork.asrecorded", saved, note))
 	}
 	if sig.interrupted() {
 		return sig.interruptedErr("")

@@ -16,8 +16,9 @@ import (
 // order: every shell line (with clusterlab on the PATH), each text block compared
 // with what the shell block before it printed; the fork in the dashboard, under
 // tmux, pressing the keys of the page's table in order; the scenario lines added
-// to a copy of the preset and run headless, whose events must be the fork's but
-// for who took the drop; and the dashboards of the last block opened and quit.
+// to the preset's file that a shell line saved (the page then compares its run
+// with the saved fork, byte for byte); and the dashboards of the last block
+// opened and quit.
 func TestWhatIfPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs docs/what-if.md; skipped in -short mode")
@@ -39,7 +40,7 @@ func TestWhatIfPage(t *testing.T) {
 		return string(out), err
 	}
 	var last string
-	forked := false
+	forked, tomlAdded := false, false
 	blocks := docBlocks(t, page)
 	for i, b := range blocks {
 		switch b.lang {
@@ -48,13 +49,17 @@ func TestWhatIfPage(t *testing.T) {
 				t.Errorf("%s:%d: the page shows\n%s\nthe command prints\n%s", page, b.line, b.text, last)
 			}
 		case "toml":
-			preset, err := os.ReadFile("../presets/scenarios/bully-split-brain.toml")
+			// the lines the page says to add at the end of the preset's file,
+			// which its shell block before saved
+			f, err := os.OpenFile(filepath.Join(dir, "whatif.toml"), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
+				t.Fatalf("%s:%d: %v", page, b.line, err)
+			}
+			_, err = f.WriteString("\n" + b.text)
+			if err := errors.Join(err, f.Close()); err != nil {
 				t.Fatal(err)
 			}
-			writeFile(t, filepath.Join(dir, "whatif.toml"), strings.Replace(string(preset), "name = \"bully-split-brain\"", "name = \"whatif\"", 1)+"\n"+b.text)
-			shell("clusterlab sim --file whatif.toml --record c.jsonl") // the preset's expectations may fail: the run changed
-			sameButBy(t, filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl"))
+			tomlAdded = true
 		case "sh":
 			last = ""
 			for _, line := range strings.Split(strings.TrimSpace(b.text), "\n") {
@@ -87,8 +92,8 @@ func TestWhatIfPage(t *testing.T) {
 			}
 		}
 	}
-	if !forked {
-		t.Fatalf("%s never forks a replay", page)
+	if !forked || !tomlAdded {
+		t.Fatalf("%s never forks a replay, or never writes the fork as a scenario", page)
 	}
 }
 
@@ -151,35 +156,5 @@ func forkInDashboard(t *testing.T, dir, bin string, args []string, page string) 
 			t.Fatalf("docs/what-if.md: the fork did not quit after its keys; screen:\n%s", tmux("capture-pane", "-p", "-t", session))
 		}
 		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// sameButBy fails unless the recordings a and b have the same events, line for
-// line, but for an action's "by" (user in one, script in the other).
-func sameButBy(t *testing.T, a, b string) {
-	t.Helper()
-	read := func(p string) []string {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimSpace(string(data)), "\n")
-	}
-	al, bl := read(a), read(b)
-	if len(al) != len(bl) {
-		t.Fatalf("%s has %d lines, %s %d", a, len(al), b, len(bl))
-	}
-	differ := 0
-	for i := 1; i < len(al)-1; i++ {
-		if al[i] == bl[i] {
-			continue
-		}
-		if strings.Replace(al[i], `"by":"user"`, `"by":"script"`, 1) != bl[i] {
-			t.Fatalf("line %d differs:\n %s\n %s", i+1, al[i], bl[i])
-		}
-		differ++
-	}
-	if differ != 1 {
-		t.Errorf("%d action lines differ by who took them, want the drop alone", differ)
 	}
 }

@@ -25,6 +25,7 @@ func init() {
 			"tui.fork.saveit":     "save and quit",
 			"tui.hdr.forked":      "forked from %s at %s",
 			"fork.kept":           "the fork's recording is kept in %s",
+			"fork.asrecorded":     "%s is the fork as it was recorded, its actions the user's, not the run of a scenario with them in its script: %s",
 			"tui.glyph.message":   "Message: ◂#165 receives the selected message  •┈┈▷ the selected message, on its way",
 		},
 		Pt: {
@@ -48,6 +49,7 @@ func init() {
 			"tui.fork.saveit":     "salvar e sair",
 			"tui.hdr.forked":      "bifurcado de %s em %s",
 			"fork.kept":           "a gravação da bifurcação fica em %s",
+			"fork.asrecorded":     "%s é a bifurcação como foi gravada, com as ações do usuário, e não a execução de um cenário que as tenha no script: %s",
 			"tui.glyph.message":   "Mensagem: ◂#165 recebe a mensagem selecionada  •┈┈▷ a mensagem selecionada, a caminho",
 		},
 		Es: {
@@ -71,6 +73,7 @@ func init() {
 			"tui.fork.saveit":     "guardar y salir",
 			"tui.hdr.forked":      "bifurcado de %s en %s",
 			"fork.kept":           "la grabación de la bifurcación queda en %s",
+			"fork.asrecorded":     "%s es la bifurcación tal como se grabó, con las acciones del usuario, y no la ejecución de un escenario que las tenga en su script: %s",
 			"tui.glyph.message":   "Mensaje: ◂#165 recibe el mensaje seleccionado  •┈┈▷ el mensaje seleccionado, en camino",
 		},
 	})

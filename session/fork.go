@@ -10,6 +10,7 @@ import (
 
 	"github.com/clusterlab/clusterlab/netsim"
 	"github.com/clusterlab/clusterlab/netsim/trace"
+	"github.com/clusterlab/clusterlab/node"
 )
 
 // ForkedFrom is where a live session forked from a recording came from: the
@@ -30,8 +31,9 @@ type ForkedFrom struct {
 //
 // The fork pauses again at the scenario's end (until), where the recording's
 // own run stopped. It records from the start into a file of the working directory,
-// NAME-fork-N.jsonl, that SaveFork renames and DiscardFork removes; a fork
-// closed without either keeps that name. The recording is read as a stream, to
+// NAME-fork-N.jsonl, that DiscardFork removes and SaveFork replaces with the
+// run of the scenario that has the fork's actions in its script (see
+// forksave.go); a fork closed without either keeps that name. The recording is read as a stream, to
 // at only: its size does not matter.
 func Fork(path string, at int64, opts LiveOptions) (*Live, error) {
 	if at < 0 {
@@ -130,9 +132,13 @@ func (l *Live) ForkFile() string {
 	return name
 }
 
-// SaveFork ends a fork's recording at the world's current instant and gives it
-// name (a new file, not the recording it was forked from). The session goes on,
-// recording nothing.
+// SaveFork ends a fork's recording at the world's current instant (between
+// instants) and saves, under name (a new file, not the recording it was forked
+// from), the canonical run of what the fork did (see forksave.go): the file that
+// sim records for the recording's scenario with the fork's actions appended to
+// its script, run to that instant. When a script cannot say what the fork did,
+// the fork's own recording is saved instead, and ForkNote says why. The session
+// goes on, recording nothing.
 func (l *Live) SaveFork(name string) error {
 	if l.forked == nil {
 		return errors.New("this session is not a fork")
@@ -143,16 +149,62 @@ func (l *Live) SaveFork(name string) error {
 	if err := CheckOutput(name, false, l.forked.File); err != nil {
 		return err
 	}
-	var err error
+	var (
+		live *Output
+		acts []netsim.Timed
+		end  time.Duration
+		err  error
+	)
 	l.run(func() {
 		if l.out == nil {
 			err = errors.New("the fork's recording is already closed")
 			return
 		}
-		l.out.path = name
-		err = l.endRecording(trace.EndQuit)
+		// A recording ends between instants: a re-run stops there too.
+		l.w.FinishInstant()
+		end = l.w.Now()
+		acts = append(acts, l.w.UserActions()[len(l.cfg.UserActions):]...)
+		err = errors.Join(l.rec.End(trace.EndQuit, node.Micros(end)), l.rec.Close())
+		live = l.out
+		l.rec, l.out, l.file = nil, nil, ""
+		l.setRecording("", 0)
 	})
-	return err
+	if err != nil {
+		if live != nil {
+			live.Abort()
+		}
+		return err
+	}
+	mismatch, err := l.saveCanonical(name, live.tmp, acts, end)
+	if err != nil || mismatch == nil {
+		live.Abort()
+		if err == nil {
+			l.mu.Lock()
+			l.forkNote, l.forkSaved = "", name
+			l.mu.Unlock()
+		}
+		return err
+	}
+	l.mu.Lock()
+	l.forkNote, l.forkSaved = mismatch.Error(), name
+	l.mu.Unlock()
+	live.path = name
+	return live.Commit()
+}
+
+// ForkSaved is the name the fork was saved under last, or "".
+func (l *Live) ForkSaved() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.forkSaved
+}
+
+// ForkNote is why the fork saved last was saved as the fork recorded it, not as
+// the run of a scenario with its actions in the script; "" when it was.
+func (l *Live) ForkNote() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.forkNote
 }
 
 // DiscardFork ends a fork's recording and removes it.

@@ -66,7 +66,9 @@ type Live struct {
 	storyStops bool
 	forked     *ForkedFrom // where a fork came from (Fork), or nil
 	// recErr is why the recording stopped early (a full disk), or nil (Note)
-	recErr error
+	recErr    error
+	forkNote  string // why a saved fork is not a scenario's run (ForkNote)
+	forkSaved string // the name it was saved under (ForkSaved)
 }
 
 // LiveOptions configure a live session.
