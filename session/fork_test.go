@@ -150,8 +150,9 @@ type step struct {
 
 // forkAndSave forks recording a at T, takes each step at its instant, runs to
 // the scenario's end (where the fork pauses) or to stop, and saves the fork to b;
-// it returns the actions as the user typed them, and the instant of each.
-func forkAndSave(t *testing.T, a, b string, at int64, stop time.Duration, steps []step) ([]string, []time.Duration) {
+// it returns the actions as the user typed them, the instant of each, and
+// ForkNote after saving.
+func forkAndSave(t *testing.T, a, b string, at int64, stop time.Duration, steps []step) ([]string, []time.Duration, string) {
 	t.Helper()
 	l, err := Fork(a, at, LiveOptions{Speed: 0})
 	if err != nil {
@@ -178,7 +179,7 @@ func forkAndSave(t *testing.T, a, b string, at int64, stop time.Duration, steps 
 	if err := l.SaveFork(b); err != nil {
 		t.Fatal(err)
 	}
-	return did, when
+	return did, when, l.ForkNote()
 }
 
 // flying is a message in flight in l's latest picture, the latest sent; the
@@ -221,12 +222,15 @@ func TestForkIsItsScenario(t *testing.T) {
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	recordTo(t, "bully-split-brain", a)
 	coord, _ := firstAfter(t, lines(t, a), "COORDINATOR", 3_000_000)
-	did, ats := forkAndSave(t, a, b, coord.T, 12*time.Second, []step{
+	did, ats, note := forkAndSave(t, a, b, coord.T, 12*time.Second, []step{
 		{0, func(*Live) string { return "drop #" + itoa(coord.MID) }},
 		{4 * time.Second, func(l *Live) string { return "delay #" + itoa(flying(t, l)) + " 30ms" }},
 		{5*time.Second + 250*time.Millisecond, func(*Live) string { return "crash n3" }},
 		{6 * time.Second, func(*Live) string { return "partition n1,n2,n3 | n4,n5" }},
 	})
+	if note != "" {
+		t.Fatalf("the fork is saved as recorded: %s", note)
+	}
 	if ats[0] != time.Duration(coord.T+1)*time.Microsecond || ats[2] != 5250*time.Millisecond {
 		t.Fatalf("the actions are taken at %v", ats)
 	}
@@ -265,9 +269,10 @@ func TestForkIsItsScenario(t *testing.T) {
 
 // TestForkSavedEarlyOrLate: a fork saved before the scenario's end is the
 // scenario's run to that instant (sim --until), its header says so; a fork that
-// acted after the scenario's until, where a script cannot act, is saved as it
-// was recorded (the recording's header, the action the user's), still verifies,
-// and ForkNote says why.
+// acted at the instant of an expectation, or after the scenario's until, where
+// a script cannot act as the user did, is saved as it was recorded (the
+// recording's header, the action the user's), still verifies, and ForkNote says
+// why.
 func TestForkSavedEarlyOrLate(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -304,6 +309,20 @@ func TestForkSavedEarlyOrLate(t *testing.T) {
 	sameFile(t, early, filepath.Join(dir, "c.jsonl"))
 	if !strings.Contains(lines(t, early)[0], `"until_us":7000000`) {
 		t.Errorf("the header of the fork saved at 7s does not say it runs to 7s")
+	}
+
+	// crash n4 at 7s, the instant of two expectations: the fork crashed n4
+	// after checking them, a script would crash it before
+	at7 := filepath.Join(dir, "at7.jsonl")
+	_, _, note := forkAndSave(t, a, at7, coord.T, 12*time.Second, []step{{7 * time.Second, func(*Live) string { return "crash n4" }}})
+	if !strings.Contains(note, "parts from the fork") || !strings.Contains(note, `"ev":"expect"`) {
+		t.Errorf("ForkNote() = %q, want where the scenario's run parts from the fork", note)
+	}
+	if al, bl := lines(t, a), lines(t, at7); al[0] != bl[0] || !strings.Contains(strings.Join(bl, "\n"), `"text":"crash n4","by":"user"`) {
+		t.Errorf("the fork that acted at an expectation's instant is not saved as recorded")
+	}
+	if v, err := Verify(context.Background(), at7, VerifyOptions{}); err != nil || !v.OK {
+		t.Fatalf("the fork saved as recorded does not verify: %v %+v", err, v)
 	}
 
 	late := filepath.Join(dir, "late.jsonl")

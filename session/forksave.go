@@ -190,7 +190,7 @@ func (c *sameRun) line(line []byte) {
 	case bytes.Equal(line, live):
 	case mayBeKind(line, `"ev":"action"`) && bytes.Equal(bytes.Replace(line, byScript, byUser, 1), live) && afterFork(line, c.after):
 	default:
-		c.diff = fmt.Errorf("the run of the scenario parts from the fork at line %d:\n  scenario %s\n  fork     %s", c.n, line, live)
+		c.diff = fmt.Errorf("the run of the scenario parts from the fork at line %d: the scenario has %s where the fork has %s", c.n, line, live)
 	}
 }
 
