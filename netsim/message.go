@@ -289,3 +289,34 @@ func (q *queue) remove(match func(*pev) bool) []qev {
 	sortQueued(out)
 	return out
 }
+
+// Flights lists the messages in flight, in the order they were sent (by id):
+// every message with a delivery queued or kept by a held link, once (a
+// duplicate's copies are one message), whenever it was sent.
+func (w *World) Flights() []trace.Flight {
+	at := map[uint64]int{}
+	var out []trace.Flight
+	add := func(f trace.Flight) {
+		if i, ok := at[f.MID]; ok {
+			out[i].Due = min(out[i].Due, f.Due)
+			return
+		}
+		at[f.MID] = len(out)
+		out = append(out, f)
+	}
+	for i := range w.shards {
+		q := &w.shards[i].q
+		q.each(func(p *pev) {
+			if p.kind == qDeliver && !p.local {
+				add(trace.Flight{MID: p.mid, From: w.cfg.IDs[p.from], To: w.cfg.IDs[p.to], Type: q.typeOf(p), Due: p.at.Microseconds()})
+			}
+		})
+	}
+	for _, h := range w.held {
+		for _, e := range h.msgs {
+			add(trace.Flight{MID: e.mid, From: w.cfg.IDs[e.from], To: w.cfg.IDs[e.to], Type: e.msg.Type, Due: e.at.Microseconds(), Held: true})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].MID < out[j].MID })
+	return out
+}

@@ -243,3 +243,35 @@ func TestParseMessageActions(t *testing.T) {
 		}
 	}
 }
+
+// TestFlights: the world lists every message in flight, whenever it was sent:
+// A and B (ids 1, 2) at 5 ms, on n1→n2 held since 1 ms, as held; C (3), sent
+// at 2 ms, due at 12 ms; after drop #2 and the release at 20 ms, nothing.
+func TestFlights(t *testing.T) {
+	cfg := courierConfig(t, "1ms hold n1->n2")
+	w, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.RunUntil(5 * time.Millisecond)
+	got := fmt.Sprint(w.Flights())
+	if want := "[{1 n1 n2 A 10000 true} {2 n1 n2 B 10000 true} {3 n3 n2 C 12000 false}]"; got != want {
+		t.Fatalf("Flights() at 5ms = %s, want %s", got, want)
+	}
+	w.Do(Action{Verb: "drop", MID: 2})
+	w.Do(Action{Verb: "dup", MID: 3})
+	if got := fmt.Sprint(w.Flights()); got != "[{1 n1 n2 A 10000 true} {3 n3 n2 C 12000 false}]" {
+		t.Fatalf("Flights() after drop #2 and dup #3 = %s", got)
+	}
+	w.RunUntil(12 * time.Millisecond)
+	if got := fmt.Sprint(w.Flights()); got != "[{1 n1 n2 A 10000 true} {3 n3 n2 C 12000 false}]" {
+		t.Fatalf("Flights() at 12ms, C's copies due then = %s", got)
+	}
+	w.RunUntil(13 * time.Millisecond)
+	w.Do(Action{Verb: "release", Node: 1, To: 2})
+	w.RunUntil(14 * time.Millisecond)
+	if got := w.Flights(); len(got) != 0 {
+		t.Fatalf("Flights() after the release = %v", got)
+	}
+}

@@ -646,6 +646,15 @@ func (l *Live) setRecording(name string, written float64) {
 	l.mu.Unlock()
 }
 
+// Flights lists every message in flight, in the order they were sent, from the
+// world (tui.FlightLister): the dashboard selects one by its id however long
+// ago it was sent, where its picture's recent events show only the latest.
+func (l *Live) Flights() []trace.Flight {
+	var out []trace.Flight
+	l.run(func() { out = l.w.Flights() })
+	return out
+}
+
 // UserActions lists the user actions so far.
 func (l *Live) UserActions() []netsim.Timed {
 	var out []netsim.Timed

@@ -40,10 +40,11 @@ type board struct {
 	sel    int  // the selected node's index
 	hover  int  // the node under the pointer, as index + 1; 0 for none
 	replay bool // a recording is played back
-	// msg is the selected message in flight (its mid; 0 for none), and msgTo
-	// its receiver
+	// msg is the selected message in flight (its mid; 0 for none), msgTo its
+	// receiver, and fl the message as it was when selected
 	msg   uint64
 	msgTo node.ID
+	fl    flight
 }
 
 // selected is the selected node's view, if there is a picture.

@@ -40,6 +40,13 @@ type Stopper interface {
 	Err() error
 }
 
+// FlightLister is a Controller that lists every message in flight, from its world
+// (session.Live): [ ] and # then reach a message however long ago it was sent,
+// where the picture's recent events show only the latest RecentCap events.
+type FlightLister interface {
+	Flights() []trace.Flight
+}
+
 // Noter is a Controller with something to say once, in one line, that is not the
 // answer to a key: a replay whose re-run is not the recording, and so shows no
 // timeout bars, says so (session.Replay.Note). "" is nothing to say.

@@ -22,11 +22,12 @@ import (
 // the selection's style where it travels (its letter in the topology, a row of
 // its own at the timeline's foot), and its receiver's card says ◂#165.
 //
-// The messages in flight are those the snapshot's recent events show sent and
-// not yet landed (see flights): in a run busy enough to have sent more than
-// trace.RecentCap events since, an older message still in flight is not offered.
+// The messages in flight are those the world lists when the controller can
+// (FlightLister: a live run, a fork), whenever they were sent; a replay offers
+// those its picture's recent events show sent and not yet landed (see flights).
 
-// inFlight lists the messages in flight in s, in the order they were sent.
+// inFlight lists the messages in flight that s's recent events show, in the
+// order they were sent.
 func inFlight(s *trace.Snapshot) []flight {
 	if s == nil {
 		return nil
@@ -35,13 +36,58 @@ func inFlight(s *trace.Snapshot) []flight {
 	return fl
 }
 
+// flightsNow lists the messages in flight, in the order they were sent: every
+// one, from the world, when the controller lists them; else those of the
+// picture's recent events. One sent before them has no sending time (-1) and
+// is drawn half way.
+func (m *Model) flightsNow() []flight {
+	recent := inFlight(m.snap)
+	fl, ok := m.c.(FlightLister)
+	if !ok {
+		return recent
+	}
+	seen := make(map[uint64]flight, len(recent))
+	for _, f := range recent {
+		seen[f.mid] = f
+	}
+	all := fl.Flights()
+	out := make([]flight, 0, len(all))
+	for _, f := range all {
+		if r, ok := seen[f.MID]; ok {
+			out = append(out, r)
+			continue
+		}
+		out = append(out, flight{from: f.From, to: f.To, typ: f.Type, frac: 0.5, mid: f.MID, sent: -1})
+	}
+	return out
+}
+
 // selectedFlight is the selected message, if it is still in flight.
-func (m *Model) selectedFlight() (flight, bool) {
-	if m.b.msg == 0 {
+func (m *Model) selectedFlight() (flight, bool) { return m.b.selFlight(m.snap) }
+
+// selFlight is the selected message while it is in flight: as s's recent events
+// show it, or, sent before them, as it was when selected, until they show it
+// land.
+func (b *board) selFlight(s *trace.Snapshot) (flight, bool) {
+	if b.msg == 0 || s == nil {
 		return flight{}, false
 	}
-	for _, f := range inFlight(m.snap) {
-		if f.mid == m.b.msg {
+	sent := false
+	for i := range s.Recent {
+		if e := &s.Recent[i]; e.MID == b.msg && !e.Local {
+			switch e.Ev {
+			case trace.Deliver, trace.Drop:
+				return flight{}, false
+			case trace.Send:
+				sent = true
+			}
+		}
+	}
+	if !sent {
+		return b.fl, true
+	}
+	for _, f := range inFlight(s) {
+		if f.mid == b.msg {
 			return f, true
 		}
 	}
@@ -64,7 +110,7 @@ func (m *Model) forgetLanded() {
 // selectMessage selects the next (]) or previous ([) message in flight, in the
 // order they were sent, wrapping around.
 func (m *Model) selectMessage(msg tea.KeyPressMsg) tea.Cmd {
-	fl := inFlight(m.snap)
+	fl := m.flightsNow()
 	if len(fl) == 0 {
 		m.say("✗ "+m.st.T("tui.say.noflight"), true)
 		return nil
@@ -91,7 +137,7 @@ func (m *Model) selectMessage(msg tea.KeyPressMsg) tea.Cmd {
 
 // pickMessage selects f and says what can be done with it.
 func (m *Model) pickMessage(f flight) {
-	m.b.msg, m.b.msgTo = f.mid, f.to
+	m.b.msg, m.b.msgTo, m.b.fl = f.mid, f.to, f
 	m.say(m.st.Lang.F("tui.say.msgpicked", flightText(f)), false)
 }
 
@@ -106,7 +152,7 @@ func (m *Model) pickMessageID(line string) error {
 	if err != nil || id == 0 {
 		return fmt.Errorf("found %q, expected a node id (n12, 12) or a message's id (#165)", line)
 	}
-	for _, f := range inFlight(m.snap) {
+	for _, f := range m.flightsNow() {
 		if f.mid == id {
 			m.pickMessage(f)
 			return nil
@@ -133,12 +179,27 @@ func (m *Model) flying() (flight, bool) {
 		m.say("✗ "+m.st.T("tui.say.nomsg"), true)
 		return flight{}, false
 	}
-	f, ok := m.selectedFlight()
+	f, ok := m.stillFlying()
 	if !ok {
 		m.say("✗ "+m.st.Lang.F("tui.say.notflying", m.b.msg), true)
 		m.b.msg, m.b.msgTo = 0, 0
 	}
 	return f, ok
+}
+
+// stillFlying is the selected message if it is in flight: as the world says,
+// when the controller lists its messages (the picture may not yet show a
+// landing), else as the picture shows it.
+func (m *Model) stillFlying() (flight, bool) {
+	if _, ok := m.c.(FlightLister); !ok {
+		return m.selectedFlight()
+	}
+	for _, f := range m.flightsNow() {
+		if f.mid == m.b.msg {
+			return f, true
+		}
+	}
+	return flight{}, false
 }
 
 // openDelay asks by how long to delay the selected message.
@@ -154,7 +215,7 @@ func (m *Model) openDelay(tea.KeyPressMsg) tea.Cmd {
 
 // delayBy delays the selected message by what was typed after d.
 func (m *Model) delayBy(line string) error {
-	f, ok := m.selectedFlight()
+	f, ok := m.stillFlying()
 	if !ok {
 		return errors.New(m.st.Lang.F("tui.say.notflying", m.b.msg))
 	}

@@ -203,7 +203,7 @@ func (p *timelinePane) View() string {
 	rows := p.rows(s)
 	room := ih - 1
 	// the selected message in flight, on a line of its own at the foot
-	flying, fly := p.selectedFlight(s)
+	flying, fly := p.b.selFlight(s)
 	if fly && p.scroll.anchor == 0 {
 		room--
 	} else {
@@ -297,7 +297,11 @@ func (p *timelinePane) View() string {
 			cv = canvas(newest)
 		}
 		p.flying(cv, flying, ln, s)
-		lines = append(lines, pn.muted.paint(leftPad(fmtT(flying.sent), timeW-1)+" ")+render(cv))
+		when := "" // sent before the recent events: unknown
+		if flying.sent >= 0 {
+			when = fmtT(flying.sent)
+		}
+		lines = append(lines, pn.muted.paint(leftPad(when, timeW-1)+" ")+render(cv))
 	}
 	switch {
 	case p.scroll.anchor != 0 && len(rows) > 0:
@@ -442,19 +446,6 @@ func (p *timelinePane) message(cv *tlCanvas, r *trace.Row, ln lanes, s *trace.Sn
 			cv.text(lo+2, short, cl)
 		}
 	}
-}
-
-// selectedFlight is the selected message, if it is in flight.
-func (p *timelinePane) selectedFlight(s *trace.Snapshot) (flight, bool) {
-	if p.b.msg == 0 {
-		return flight{}, false
-	}
-	for _, f := range inFlight(s) {
-		if f.mid == p.b.msg {
-			return f, true
-		}
-	}
-	return flight{}, false
 }
 
 // flying draws the selected message in flight, sent and not yet landed: its arrow

@@ -118,7 +118,7 @@ func TestWhatIfKeys(t *testing.T) {
 		t.Errorf("a click on %s's letter selected #%d", id, m.b.msg)
 	}
 	press(m, "v")
-	fl := inFlight(m.snap)
+	fl := m.flightsNow()
 	press(m, "]")
 	if i := slices.IndexFunc(fl, func(f flight) bool { return f.mid == mid }); i < 0 || m.b.msg != fl[(i+1)%len(fl)].mid {
 		t.Errorf("] from %s selected #%d; in flight %v", id, m.b.msg, fl)
@@ -248,5 +248,76 @@ func TestQuitRecordingNotAFork(t *testing.T) {
 	press(m, "q")
 	if m.mode != modeConfirm {
 		t.Errorf("q while recording: mode %v, want the recording's question", m.mode)
+	}
+}
+
+// TestSelectOldMessage: a message in flight whose send is older than the
+// picture's recent events (a link held for seconds of heartbeats) is still
+// selected by # and its id and by ] (the oldest in flight comes first), drawn at
+// the timeline's foot, and dropped by x: a live run lists its messages from the
+// world (FlightLister), not from the recent events (issue 30).
+func TestSelectOldMessage(t *testing.T) {
+	s, cfg, err := session.Open(session.Source{Preset: "bully"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := session.NewLive(s, cfg, session.LiveOptions{Speed: 0, Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	runTo := func(at time.Duration) {
+		t.Helper()
+		l.PauseAt(at)
+		l.SetPaused(false)
+		deadline := time.Now().Add(10 * time.Second)
+		for !l.Paused() || l.Snapshot().T < at.Microseconds() {
+			if time.Now().After(deadline) {
+				t.Fatalf("the run did not pause at %v", at)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	runTo(time.Second)
+	if err := l.Do("hold n5->n1"); err != nil {
+		t.Fatal(err)
+	}
+	runTo(2 * time.Second)
+	var old trace.Flight
+	for _, f := range l.Flights() {
+		if f.Held {
+			old = f
+			break
+		}
+	}
+	if old.MID == 0 {
+		t.Fatalf("nothing held on n5->n1: %v", l.Flights())
+	}
+	runTo(6 * time.Second)
+	snap := l.Snapshot()
+	if slices.ContainsFunc(snap.Recent, func(e trace.Event) bool { return e.MID == old.MID }) || len(snap.Recent) < trace.RecentCap {
+		t.Fatalf("message #%d is still among the %d recent events: the test needs an older one", old.MID, len(snap.Recent))
+	}
+	m := New(l, Options{Title: "bully"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	id := "#" + strconv.FormatUint(old.MID, 10)
+	press(m, "#")
+	m.pick.in.SetValue(id)
+	press(m, "enter")
+	if m.b.msg != old.MID {
+		t.Fatalf("# %s selected #%d: %s", id, m.b.msg, m.flash)
+	}
+	if s := plain(m.Render()); !strings.Contains(s, id+" "+old.Type) || !strings.Contains(s, "n1 ◂"+id) {
+		t.Errorf("the timeline's foot or n1's card does not show %s:\n%s", id, s)
+	}
+	m.b.msg = 0
+	press(m, "]")
+	if m.b.msg != old.MID {
+		t.Fatalf("] selected #%d, not the oldest in flight %s", m.b.msg, id)
+	}
+	press(m, "x")
+	waitActions(t, l, "drop "+id)
+	if slices.ContainsFunc(l.Flights(), func(f trace.Flight) bool { return f.MID == old.MID }) {
+		t.Errorf("%s is still in flight after x", id)
 	}
 }
