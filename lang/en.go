@@ -242,7 +242,7 @@ var en = map[string]string{
 	"tui.help.page":           "help %d/%d",
 	"tui.help.next":           "· ? next page",
 	"tui.help.close":          "· ? closes it",
-	"tui.help.mouse":          "Mouse: a click on a node (card, circle, table or history line) selects it, on a timeline row pauses there (a replay goes there, as on the history strip), on a button over the nodes acts on the selected one; a right click crashes or revives a node; the wheel scrolls the timeline or the feed; the pointer over a card or a dot names its node in the title (↖).",
+	"tui.help.mouse":          "Mouse: a click on a node (card, circle, table or history line) selects it, on a timeline row pauses there (a replay goes there, as on the history strip), on a button over the nodes acts on the selected one, on a message in flight (its letter in the topology, its dotted row at the foot of a paused run's timeline) selects it; a right click crashes or revives a node; the wheel scrolls the timeline or the feed; the pointer over a card or a dot names its node in the title (↖).",
 	"tui.key.playpause":       "play/pause",
 	"tui.tl.crash":            "crash",
 	"tui.tl.recover":          "recover",

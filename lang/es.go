@@ -239,7 +239,7 @@ var es = map[string]string{
 	"tui.help.page":           "ayuda %d/%d",
 	"tui.help.next":           "· ? página siguiente",
 	"tui.help.close":          "· ? cierra la ayuda",
-	"tui.help.mouse":          "Ratón: un clic en un nodo (tarjeta, círculo, tabla o línea del historial) lo selecciona, en una fila de la línea de tiempo pausa allí (una reproducción va allí, como en el historial), en un botón sobre los nodos actúa sobre el seleccionado; el clic derecho tumba o revive un nodo; la rueda desplaza la línea de tiempo o el feed; el puntero sobre una tarjeta o un punto nombra su nodo en el título (↖).",
+	"tui.help.mouse":          "Ratón: un clic en un nodo (tarjeta, círculo, tabla o línea del historial) lo selecciona, en una fila de la línea de tiempo pausa allí (una reproducción va allí, como en el historial), en un botón sobre los nodos actúa sobre el seleccionado, en un mensaje en tránsito (su letra en la topología, su fila punteada al pie de la línea de tiempo de una ejecución en pausa) lo selecciona; el clic derecho tumba o revive un nodo; la rueda desplaza la línea de tiempo o el feed; el puntero sobre una tarjeta o un punto nombra su nodo en el título (↖).",
 	"tui.key.playpause":       "reproducir/pausa",
 	"tui.tl.crash":            "caída",
 	"tui.tl.recover":          "recupera",

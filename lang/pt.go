@@ -239,7 +239,7 @@ var pt = map[string]string{
 	"tui.help.page":           "ajuda %d/%d",
 	"tui.help.next":           "· ? próxima página",
 	"tui.help.close":          "· ? fecha a ajuda",
-	"tui.help.mouse":          "Mouse: um clique num nó (cartão, círculo, tabela ou linha do histórico) o seleciona, numa linha da linha do tempo pausa ali (um replay vai até ali, como no histórico), num botão sobre os nós age no selecionado; o botão direito derruba ou revive um nó; a roda rola a linha do tempo ou o feed; o ponteiro sobre um cartão ou um ponto nomeia o seu nó no título (↖).",
+	"tui.help.mouse":          "Mouse: um clique num nó (cartão, círculo, tabela ou linha do histórico) o seleciona, numa linha da linha do tempo pausa ali (um replay vai até ali, como no histórico), num botão sobre os nós age no selecionado, numa mensagem em trânsito (sua letra na topologia, sua linha pontilhada ao pé da linha do tempo de uma execução pausada) a seleciona; o botão direito derruba ou revive um nó; a roda rola a linha do tempo ou o feed; o ponteiro sobre um cartão ou um ponto nomeia o seu nó no título (↖).",
 	"tui.key.playpause":       "tocar/pausa",
 	"tui.tl.crash":            "falha",
 	"tui.tl.recover":          "recupera",

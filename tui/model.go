@@ -336,6 +336,7 @@ func (m *Model) refresh() {
 		}
 	}
 	m.forgetLanded()
+	m.timeline.flights = m.seek == nil && m.hs.paused
 	if m.seek != nil {
 		m.rs.pull(m.seek)
 		if !m.hs.paused && m.rs.atEnd() {

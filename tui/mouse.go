@@ -29,6 +29,9 @@ type wheeler interface{ wheel(k int) }
 //   - a click on a timeline row pauses there: the row becomes the newest one shown
 //     (a replay seeks to it); in a replay, a click on the history strip goes to
 //     the instant of the column clicked;
+//   - a click on a message in flight selects it (issue 30): its letter in the
+//     topology, or its dotted row at the timeline's foot, where a paused live
+//     run lists them;
 //   - the wheel scrolls the timeline, or the feed when the pointer is over it;
 //   - a click in any pane focuses it.
 
@@ -165,6 +168,16 @@ func (p *timelinePane) rowAt(y int) (*trace.Row, bool) {
 		return nil, false
 	}
 	return p.drawn[len(p.drawn)-1-r], true
+}
+
+// footAt is the message in flight drawn at line y of the timeline's box, at
+// its foot below the rows.
+func (p *timelinePane) footAt(y int) (flight, bool) {
+	i := y - 2 - len(p.drawn)
+	if i < 0 || i >= len(p.feet) {
+		return flight{}, false
+	}
+	return p.feet[i], true
 }
 
 // button is one of the actions shown for the selected node: the key it presses,
@@ -313,7 +326,15 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 			}
 		}
 	case paneTimeline:
-		if row, ok := m.timeline.rowAt(y); ok && ev.Button == tea.MouseLeft && m.mode == modeNormal {
+		if ev.Button != tea.MouseLeft || m.mode != modeNormal {
+			return nil
+		}
+		// a message in flight at the foot selects it (issue 30)
+		if f, ok := m.timeline.footAt(y); ok && m.seek == nil {
+			m.pickMessage(f)
+			return nil
+		}
+		if row, ok := m.timeline.rowAt(y); ok {
 			m.pauseAt(row)
 		}
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,6 +30,11 @@ type timelinePane struct {
 	scroll  anchorScroll
 	// drawn is the rows of the last frame, newest first, for the mouse
 	drawn []*trace.Row
+	// flights says to draw the messages in flight at the foot (a live run,
+	// paused), and feet is those the last frame drew there, top to bottom, for
+	// a click to select one
+	flights bool
+	feet    []flight
 	// groupPens are the partition groups' pens, made as they are needed
 	groupPens []pen
 }
@@ -202,13 +209,9 @@ func (p *timelinePane) View() string {
 	}
 	rows := p.rows(s)
 	room := ih - 1
-	// the selected message in flight, on a line of its own at the foot
-	flying, fly := p.b.selFlight(s)
-	if fly && p.scroll.anchor == 0 {
-		room--
-	} else {
-		fly = false
-	}
+	// the messages in flight at the foot, a line each
+	p.feet = p.footFlights(s, room)
+	room -= len(p.feet)
 	end := p.scroll.end(func(i int) uint64 { return rowKey(rows[i]) }, len(rows), room)
 	picked := rows[max(end-room, 0):end]
 	for i := len(picked) - 1; i >= 0; i-- {
@@ -291,15 +294,15 @@ func (p *timelinePane) View() string {
 		p.draw(cv, r, ln, s)
 		lines = append(lines, pn.muted.paint(leftPad(fmtT(r.T), timeW-1)+" ")+render(cv))
 	}
-	if fly {
+	for _, f := range p.feet {
 		cv := blankCanvas()
 		if newest != nil {
 			cv = canvas(newest)
 		}
-		p.flying(cv, flying, ln, s)
+		p.flying(cv, f, ln, s, f.mid == p.b.msg)
 		when := "" // sent before the recent events: unknown
-		if flying.sent >= 0 {
-			when = fmtT(flying.sent)
+		if f.sent >= 0 {
+			when = fmtT(f.sent)
 		}
 		lines = append(lines, pn.muted.paint(leftPad(when, timeW-1)+" ")+render(cv))
 	}
@@ -448,9 +451,38 @@ func (p *timelinePane) message(cv *tlCanvas, r *trace.Row, ln lanes, s *trace.Sn
 	}
 }
 
-// flying draws the selected message in flight, sent and not yet landed: its arrow
-// dotted (•┈┈▷) with its id and type, in the selection's style.
-func (p *timelinePane) flying(cv *tlCanvas, f flight, ln lanes, s *trace.Snapshot) {
+// footFlights are the messages in flight the timeline's foot shows, in the
+// order they were sent, when it follows time: the selected one always, and,
+// in a paused live run, those the recent events show (heartbeats only when
+// shown), the latest of them, in a third of the room at most.
+func (p *timelinePane) footFlights(s *trace.Snapshot, room int) []flight {
+	if p.scroll.anchor != 0 {
+		return nil
+	}
+	sel, selOK := p.b.selFlight(s)
+	keep := room / 3
+	var out []flight
+	if p.flights {
+		for _, f := range inFlight(s) {
+			if f.mid == sel.mid || !p.hideHB || !trace.IsHeartbeat(f.typ) {
+				out = append(out, f)
+			}
+		}
+		out = out[max(len(out)-keep, 0):]
+	}
+	if selOK && !slices.ContainsFunc(out, func(f flight) bool { return f.mid == sel.mid }) {
+		if len(out) > 0 && len(out) >= keep {
+			out = out[1:]
+		}
+		out = append(out, sel)
+		slices.SortFunc(out, func(a, b flight) int { return cmp.Compare(a.mid, b.mid) })
+	}
+	return out
+}
+
+// flying draws a message in flight, sent and not yet landed: its arrow dotted
+// (•┈┈▷) with its id and type, in the selection's style when it is selected.
+func (p *timelinePane) flying(cv *tlCanvas, f flight, ln lanes, s *trace.Snapshot, selected bool) {
 	r := trace.Row{Ev: trace.Send, From: f.from, To: f.to, Msg: node.Message{Type: "#" + strconv.FormatUint(f.mid, 10) + " " + f.typ}}
 	p.message(cv, &r, ln, s)
 	for i, c := range cv.c {
@@ -465,7 +497,9 @@ func (p *timelinePane) flying(cv *tlCanvas, f flight, ln lanes, s *trace.Snapsho
 		case '◀':
 			cv.r[i] = '◁'
 		}
-		cv.c[i] = clSel
+		if selected {
+			cv.c[i] = clSel
+		}
 	}
 }
 

@@ -266,18 +266,7 @@ func TestSelectOldMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	runTo := func(at time.Duration) {
-		t.Helper()
-		l.PauseAt(at)
-		l.SetPaused(false)
-		deadline := time.Now().Add(10 * time.Second)
-		for !l.Paused() || l.Snapshot().T < at.Microseconds() {
-			if time.Now().After(deadline) {
-				t.Fatalf("the run did not pause at %v", at)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
+	runTo := func(at time.Duration) { runLiveTo(t, l, at) }
 	runTo(time.Second)
 	if err := l.Do("hold n5->n1"); err != nil {
 		t.Fatal(err)
@@ -319,5 +308,74 @@ func TestSelectOldMessage(t *testing.T) {
 	waitActions(t, l, "drop "+id)
 	if slices.ContainsFunc(l.Flights(), func(f trace.Flight) bool { return f.MID == old.MID }) {
 		t.Errorf("%s is still in flight after x", id)
+	}
+}
+
+// runLiveTo runs l on to at, where it pauses.
+func runLiveTo(t *testing.T, l *session.Live, at time.Duration) {
+	t.Helper()
+	l.PauseAt(at)
+	l.SetPaused(false)
+	deadline := time.Now().Add(10 * time.Second)
+	for !l.Paused() || l.Snapshot().T < at.Microseconds() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not pause at %v", at)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestTimelineClickSelects: a paused live run lists its messages in flight at
+// the timeline's foot, dotted (n5's heartbeats of 1.5 s, with H); a click on
+// one's row selects it, as a click on its letter in the topology does, and its
+// receiver's card says so; running, the foot shows the selected one alone; a
+// click on a delivered message's row pauses there, as before (issue 30).
+func TestTimelineClickSelects(t *testing.T) {
+	s, cfg, err := session.Open(session.Source{Preset: "bully-split-brain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := session.NewLive(s, cfg, session.LiveOptions{Speed: 0, Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	runLiveTo(t, l, 1500*time.Millisecond+time.Microsecond)
+	m := New(l, Options{Title: "bully-split-brain"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "H") // heartbeats shown
+	screen := plain(m.Render())
+	fl := inFlight(m.snap)
+	if len(fl) < 2 || len(m.timeline.feet) != len(fl) {
+		t.Fatalf("the timeline's foot lists %d messages, %d in flight:\n%s", len(m.timeline.feet), len(fl), screen)
+	}
+	pick := fl[1]
+	id := "#" + strconv.FormatUint(pick.mid, 10)
+	if !strings.Contains(screen, id+" "+pick.typ) || !strings.Contains(screen, "┈") {
+		t.Fatalf("the timeline's foot does not draw %s dotted:\n%s", id, screen)
+	}
+	box := m.boxes()[paneTimeline]
+	y := box.y + 2 + len(m.timeline.drawn) + 1
+	if line := strings.Split(screen, "\n")[y]; !strings.Contains(line, id) {
+		t.Fatalf("line %d is not %s's: %q", y, id, line)
+	}
+	m.Update(tea.MouseClickMsg{X: box.x + 20, Y: y, Button: tea.MouseLeft})
+	if m.b.msg != pick.mid {
+		t.Fatalf("a click on %s's row selected #%d: %s", id, m.b.msg, m.flash)
+	}
+	if screen = plain(m.Render()); !strings.Contains(screen, pick.to.String()+" ◂"+id) {
+		t.Errorf("the receiver's card does not say ◂%s:\n%s", id, screen)
+	}
+	// a delivered message's row still pauses there
+	row := m.timeline.drawn[3]
+	m.Update(tea.MouseClickMsg{X: box.x + 20, Y: box.y + 2 + len(m.timeline.drawn) - 1 - 3, Button: tea.MouseLeft})
+	if m.timeline.scroll.anchor != rowKey(row) {
+		t.Errorf("a click on the row of %s at %s did not pause there", row.Msg.Type, fmtT(row.T))
+	}
+	// running (as refresh sets it), the foot holds the selected message alone
+	press(m, "end")
+	m.timeline.flights = false
+	if m.timeline.View(); len(m.timeline.feet) != 1 || m.timeline.feet[0].mid != pick.mid {
+		t.Errorf("running, the foot lists %v, not %s alone", m.timeline.feet, id)
 	}
 }
