@@ -71,6 +71,11 @@ func (c *diffCmd) view(res *rundiff.Result) error {
 	opts := tui.DiffOptions{A: c.A, B: c.B, First: -1, Lang: ui}
 	if d := res.First; d != nil {
 		opts.First, opts.Event, opts.Why = d.TUS, d.Event, why(res)
+		for _, e := range []*trace.Event{d.A, d.B} {
+			if e != nil {
+				opts.At = max(opts.At, e.T)
+			}
+		}
 	}
 	return tui.RunDiff(a, b, opts)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -51,11 +52,25 @@ func TestDiffPage(t *testing.T) {
 						continue
 					}
 					screen := openDashboard(t, dir, bin, c.args)
-					for _, want := range []string{"A a.jsonl · B drop.jsonl │ t=3.370s", "first difference at 3.370s (event 383): why: B takes the action",
-						"A · Nodes (5)", "B · Nodes (5)", "◆ 3.370s", "d first difference"} {
+					// the clock at the later of the two first differing
+					// events, each marked ◆ as its Timeline's newest row
+					out, _ := runCLI(t, dir, bin, "diff", "a.jsonl", "drop.jsonl", "--json")
+					var d struct {
+						First struct{ A, B struct{ T int64 } } `json:"first_difference"`
+					}
+					if err := json.Unmarshal([]byte(strings.TrimSuffix(strings.TrimSpace(out), "clusterlab: the recordings differ")), &d); err != nil {
+						t.Fatal(err)
+					}
+					at := func(us int64) string { return strconv.FormatFloat(float64(us)/1e6, 'f', 3, 64) + "s" }
+					for _, want := range []string{"A a.jsonl · B drop.jsonl │ t=" + at(max(d.First.A.T, d.First.B.T)), "first difference at 3.370s (event 383): why: B takes the action",
+						"A · Nodes (5)", "B · Nodes (5)", "A · Timeline", "B · Timeline", "◆ 3.370s", "d first difference",
+						"│◆ " + at(d.First.A.T) + " ", "│◆ " + at(d.First.B.T) + " "} {
 						if !strings.Contains(screen, want) {
 							t.Errorf("%s:%d: clusterlab %s does not show %q:\n%s", page, c.line, strings.Join(c.args, " "), want, screen)
 						}
+					}
+					if n := strings.Count(screen, "│◆ "); n != 2 || d.First.A.T == d.First.B.T {
+						t.Errorf("%s:%d: %d Timeline rows marked ◆, want A's and B's (at %d and %dµs):\n%s", page, c.line, n, d.First.A.T, d.First.B.T, screen)
 					}
 					continue
 				}

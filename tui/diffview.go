@@ -32,10 +32,13 @@ type DiffOptions struct {
 	A, B string
 	// First is where the runs part (µs) and Event the number of the first event
 	// that differs; First is -1 when their events are the same. Why says in one
-	// line what made them part.
+	// line what made them part. At is where the clock opens and d takes it: the
+	// later of the two sides' first differing events, so that both timelines
+	// show their own (First when 0).
 	First int64
 	Event uint64
 	Why   string
+	At    int64
 	Lang  lang.Lang
 	// Styles replaces the default palette; Input and Output the terminal
 	// (tests); Context ends the view, as Options.Context ends the dashboard.
@@ -46,8 +49,9 @@ type DiffOptions struct {
 }
 
 // RunDiff opens two recordings side by side on the alternate screen: their
-// Nodes panes on one clock, which plays, seeks and jumps to where they part,
-// and a timeline of the whole run with that place marked.
+// Nodes panes and their Timelines on one clock, which plays, seeks and jumps to
+// where they part, each Timeline's row of the first difference marked ◆, and a
+// strip of the whole run with that place marked.
 func RunDiff(a, b DiffSide, opts DiffOptions) error {
 	popts := []tea.ProgramOption{tea.WithFPS(20)}
 	if opts.Input != nil {
@@ -63,12 +67,14 @@ func RunDiff(a, b DiffSide, opts DiffOptions) error {
 	return err
 }
 
-// diffModel is the diff view: two nodes panes on a shared clock.
+// diffModel is the diff view: two nodes panes and two timelines on a shared
+// clock.
 type diffModel struct {
 	a, b    DiffSide
 	opts    DiffOptions
 	st      *Styles
 	pa, pb  nodesPane
+	ta, tb  *timelinePane
 	t, end  int64
 	playing bool
 	speed   float64 // virtual seconds per wall second
@@ -90,9 +96,24 @@ func newDiffModel(a, b DiffSide, opts DiffOptions) *diffModel {
 	st.Lang = opts.Lang
 	m := &diffModel{a: a, b: b, opts: opts, st: st, end: max(a.End(), b.End()), speed: 1, w: 80, h: 24}
 	m.pa, m.pb = nodesPane{st: st, label: "A · "}, nodesPane{st: st, label: "B · "}
+	keys := DefaultKeyMap()
+	m.ta, m.tb = newTimelinePane(&board{st: st, keys: &keys}), newTimelinePane(&board{st: st, keys: &keys})
+	m.ta.label, m.tb.label = "A · ", "B · "
+	if opts.First >= 0 {
+		m.ta.mark, m.tb.mark = opts.Event, opts.Event
+	}
 	// It opens where the runs part: what the view is for.
-	m.seek(max(opts.First, 0))
+	m.seek(m.parted())
 	return m
+}
+
+// parted is where the clock shows the runs part: the instant at which both
+// timelines show their first differing event.
+func (m *diffModel) parted() int64 {
+	if m.opts.At > 0 {
+		return m.opts.At
+	}
+	return max(m.opts.First, 0)
 }
 
 func (m *diffModel) Init() tea.Cmd { return m.tick() }
@@ -145,7 +166,7 @@ func (m *diffModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case "d":
 			if m.opts.First >= 0 {
 				m.playing = false
-				m.seek(m.opts.First)
+				m.seek(m.parted())
 			}
 		case "+", "=":
 			m.speed = min(m.speed*2, 64)
@@ -196,20 +217,27 @@ func (m *diffModel) Render() string {
 			}
 		}
 	}
-	ph := m.h - 6
+	// the nodes above, their timelines below: the room of six lines of text
+	// shared, the nodes' part no more than their cards need at most
+	ph := min((m.h-6)*2/5, 10)
+	th := m.h - 6 - ph
 	wa := m.w / 2
 	for _, p := range []struct {
 		pane *nodesPane
+		tl   *timelinePane
 		s    *trace.Snapshot
 		w    int
-	}{{&m.pa, sa, wa}, {&m.pb, sb, m.w - wa}} {
+	}{{&m.pa, m.ta, sa, wa}, {&m.pb, m.tb, sb, m.w - wa}} {
 		p.pane.setCount(len(p.s.Nodes))
 		if p.pane.w != p.w || p.pane.h != ph {
 			p.pane.SetSize(p.w, ph)
 		}
+		p.tl.b.snap, p.tl.b.sel = p.s, marks.sel
+		p.tl.hideHB = p.s.Info.Family != "detector"
+		p.tl.SetSize(p.w, th)
 	}
 	lines := []string{fit(head, m.w), fit(first, m.w), fit(now, m.w),
-		beside(m.pa.draw(sa, marks), m.pb.draw(sb, marks))}
+		beside(m.pa.draw(sa, marks), m.pb.draw(sb, marks)), beside(m.ta.View(), m.tb.View())}
 	lines = append(lines, m.strip()...)
 	lines = append(lines, fit(m.st.Muted.Render(m.st.Lang.F("tui.diff.keys")), m.w))
 	return strings.Join(lines, "\n")

@@ -57,9 +57,11 @@ func diffSized(l lang.Lang, w, h int) (*diffModel, *foldSide, *foldSide) {
 }
 
 // TestDiffView: the view opens at the first difference, with the nodes that
-// differ marked and named, the difference marked on the timeline where its time
-// falls, both sides on one clock; home, d, arrows and play move the clock, q
-// quits. Goldens at 80×24 and 120×36, and the texts in pt.
+// differ marked and named, each side's Timeline under its Nodes with the row of
+// the first difference marked ◆ (B's n1 taking the lead; A has none), the
+// difference marked on the strip where its time falls, both sides on one clock;
+// home, d, arrows and play move the clock, q quits. Goldens at 80×24 and
+// 120×36, and the texts in pt.
 func TestDiffView(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 36}} {
 		w, h := size[0], size[1]
@@ -75,8 +77,21 @@ func TestDiffView(t *testing.T) {
 					t.Errorf("the view does not show %q:\n%s", want, text)
 				}
 			}
-			// The mark stands where 2s falls on a strip of the screen's width.
+			// B's Timeline marks its row of the first difference; A's has none.
 			lines := strings.Split(text, "\n")
+			marked := 0
+			for _, l := range lines {
+				if i := strings.Index(l, "│◆ 2.000s"); i >= 0 {
+					marked++
+					if i < w/2 || !strings.Contains(l, "leader n1") {
+						t.Errorf("the row marked ◆ is not B's n1 taking the lead: %q", l)
+					}
+				}
+			}
+			if marked != 1 || !strings.Contains(text, "A · Timeline") || !strings.Contains(text, "B · Timeline") {
+				t.Errorf("%d Timeline rows marked ◆, want B's alone:\n%s", marked, text)
+			}
+			// The mark stands where 2s falls on a strip of the screen's width.
 			strip := []rune(lines[len(lines)-3])
 			if col := int(2.0 / 5.0 * float64(w-1)); strip[col] != '◆' {
 				t.Errorf("the strip has no ◆ at column %d: %q", col, string(strip))
@@ -116,6 +131,19 @@ func TestDiffView(t *testing.T) {
 	}
 	if _, cmd := m.Update(keyMsg("q")); cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.Quit()) {
 		t.Error("q does not quit")
+	}
+
+	// With At, where both sides show their first differing event, the clock
+	// opens there and d goes back to it.
+	a, b = diffSides()
+	m = newDiffModel(a, b, DiffOptions{A: "a.jsonl", B: "b.jsonl", First: 2_000_000, Event: 4, At: 2_500_000, Lang: lang.En})
+	if m.t != 2_500_000 || a.snap.T != 2_500_000 {
+		t.Errorf("with At 2.5s the view opens at %d", m.t)
+	}
+	press("home")
+	press("d")
+	if m.t != 2_500_000 {
+		t.Errorf("d with At 2.5s: at %d", m.t)
 	}
 
 	pt, _, _ := diffSized(lang.Pt, 100, 30)

@@ -35,6 +35,11 @@ type timelinePane struct {
 	// a click to select one
 	flights bool
 	feet    []flight
+	// mark is the first event where two runs part (the diff view): the first
+	// row at or after it is marked ◆ in the time column; 0 marks none. label
+	// goes before the title (A · , B · ).
+	mark  uint64
+	label string
 	// groupPens are the partition groups' pens, made as they are needed
 	groupPens []pen
 }
@@ -186,7 +191,7 @@ func (p *timelinePane) View() string {
 	// the time column widens as time grows, so the lanes never shift
 	timeW := max(9, len(fmtT(s.T))+1)
 	aw := iw - timeW
-	title := st.T("tui.title.timeline")
+	title := p.label + st.T("tui.title.timeline")
 	if aw < 3 || ih < 2 || len(s.Nodes) == 0 {
 		return box(st, title, nil, p.w, p.h, p.focused)
 	}
@@ -289,10 +294,20 @@ func (p *timelinePane) View() string {
 		hdr.text(i*ln.colW+ln.colW/2-(len(nv.ID.String())-1)/2, id, c)
 	}
 	lines := []string{pn.muted.paint(pad(st.T("tui.tl.time"), timeW)) + render(hdr)}
+	var parted *trace.Row // the row the runs part at, if marked
+	if p.mark != 0 {
+		if i := slices.IndexFunc(rows, func(r *trace.Row) bool { return r.Seq >= p.mark }); i >= 0 {
+			parted = rows[i]
+		}
+	}
 	for _, r := range picked {
 		cv := canvas(r)
 		p.draw(cv, r, ln, s)
-		lines = append(lines, pn.muted.paint(leftPad(fmtT(r.T), timeW-1)+" ")+render(cv))
+		when := pn.muted.paint(leftPad(fmtT(r.T), timeW-1) + " ")
+		if r == parted {
+			when = penOf(st.Bad).paint("◆" + leftPad(fmtT(r.T), timeW-2) + " ")
+		}
+		lines = append(lines, when+render(cv))
 	}
 	for _, f := range p.feet {
 		cv := blankCanvas()
