@@ -257,15 +257,7 @@ func TestQuitRecordingNotAFork(t *testing.T) {
 // the timeline's foot, and dropped by x: a live run lists its messages from the
 // world (FlightLister), not from the recent events (issue 30).
 func TestSelectOldMessage(t *testing.T) {
-	s, cfg, err := session.Open(session.Source{Preset: "bully"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := session.NewLive(s, cfg, session.LiveOptions{Speed: 0, Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := pausedLive(t, "bully")
 	runTo := func(at time.Duration) { runLiveTo(t, l, at) }
 	runTo(time.Second)
 	if err := l.Do("hold n5->n1"); err != nil {
@@ -311,6 +303,22 @@ func TestSelectOldMessage(t *testing.T) {
 	}
 }
 
+// pausedLive opens a live run of preset, at full speed and paused at 0, closed
+// when the test ends.
+func pausedLive(t *testing.T, preset string) *session.Live {
+	t.Helper()
+	s, cfg, err := session.Open(session.Source{Preset: preset})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := session.NewLive(s, cfg, session.LiveOptions{Speed: 0, Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
 // runLiveTo runs l on to at, where it pauses.
 func runLiveTo(t *testing.T, l *session.Live, at time.Duration) {
 	t.Helper()
@@ -331,15 +339,7 @@ func runLiveTo(t *testing.T, l *session.Live, at time.Duration) {
 // receiver's card says so; running, the foot shows the selected one alone; a
 // click on a delivered message's row pauses there, as before (issue 30).
 func TestTimelineClickSelects(t *testing.T) {
-	s, cfg, err := session.Open(session.Source{Preset: "bully-split-brain"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := session.NewLive(s, cfg, session.LiveOptions{Speed: 0, Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := pausedLive(t, "bully-split-brain")
 	runLiveTo(t, l, 1500*time.Millisecond+time.Microsecond)
 	m := New(l, Options{Title: "bully-split-brain"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
