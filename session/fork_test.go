@@ -387,3 +387,47 @@ func TestScriptTime(t *testing.T) {
 }
 
 func itoa(u uint64) string { return strconv.FormatUint(u, 10) }
+
+// TestForkOfADashboardRecording: a recording made in the dashboard, with the
+// user's own crash before T, forked and saved with a drop: the saved fork is
+// the run of the scenario with the drop in its script, the user's crash kept
+// as the user's, at its place; it verifies.
+func TestForkOfADashboardRecording(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	s, cfg, err := Open(Source{Preset: "bully-split-brain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLive(s, cfg, LiveOptions{Record: a, Speed: 0, Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.PauseAt(time.Second)
+	l.SetPaused(false)
+	waitFor(t, l, "the run at 1s", func() bool { return l.Paused() && l.Snapshot().T == 1_000_000 })
+	if err := l.Do("crash n4"); err != nil {
+		t.Fatal(err)
+	}
+	l.PauseAt(12 * time.Second)
+	l.SetPaused(false)
+	waitFor(t, l, "the end of the run", func() bool { return l.Paused() && l.Snapshot().T == 12_000_000 })
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	coord, _ := firstAfter(t, lines(t, a), "COORDINATOR", 3_000_000)
+	_, _, note := forkAndSave(t, a, b, coord.T, 12*time.Second, []step{{0, func(*Live) string { return "drop #" + itoa(coord.MID) }}})
+	if note != "" {
+		t.Fatalf("the fork is saved as recorded: %s", note)
+	}
+	bl := strings.Join(lines(t, b), "\n")
+	for _, want := range []string{`"t":1000000,"ev":"action","text":"crash n4","by":"user"`, `"text":"drop #` + itoa(coord.MID) + `","by":"script"`} {
+		if !strings.Contains(bl, want) {
+			t.Errorf("the saved fork has no %s", want)
+		}
+	}
+	if v, err := Verify(context.Background(), b, VerifyOptions{}); err != nil || !v.OK {
+		t.Fatalf("the saved fork does not verify: %v %+v", err, v)
+	}
+}
