@@ -137,7 +137,8 @@ func (l *Live) ForkFile() string {
 // from), the canonical run of what the fork did (see forksave.go): the file that
 // sim records for the recording's scenario with the fork's actions appended to
 // its script, run to that instant. When a script cannot say what the fork did,
-// the fork's own recording is saved instead, and ForkNote says why. The session
+// or that run cannot be made, the fork's own recording is saved instead, and
+// ForkNote says why: a fork is never lost to its saving. The session
 // goes on, recording nothing.
 func (l *Live) SaveFork(name string) error {
 	if l.forked == nil {
@@ -175,21 +176,23 @@ func (l *Live) SaveFork(name string) error {
 		}
 		return err
 	}
-	mismatch, err := l.saveCanonical(name, live.tmp, acts, end)
-	if err != nil || mismatch == nil {
+	// Whatever stops the scenario's run (a run that parts from the fork, a
+	// storm, a full disk), the fork is not lost: it is saved as recorded.
+	why := l.saveCanonical(name, live.tmp, acts, end)
+	note := ""
+	if why == nil {
 		live.Abort()
-		if err == nil {
-			l.mu.Lock()
-			l.forkNote, l.forkSaved = "", name
-			l.mu.Unlock()
+	} else {
+		note = why.Error()
+		live.path = name
+		if err := live.Commit(); err != nil {
+			return err
 		}
-		return err
 	}
 	l.mu.Lock()
-	l.forkNote, l.forkSaved = mismatch.Error(), name
+	l.forkNote, l.forkSaved = note, name
 	l.mu.Unlock()
-	live.path = name
-	return live.Commit()
+	return nil
 }
 
 // ForkSaved is the name the fork was saved under last, or "".

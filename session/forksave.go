@@ -84,21 +84,21 @@ func ScriptTime(t time.Duration) string {
 // saveCanonical writes the canonical run of the fork to name: the scenario with
 // acts, run to end as sim --until end runs it (sim's own file when end is the
 // scenario's until), compared as it goes with the fork's live recording, live.
-// It reports, as mismatch, why the canonical run is not the fork's; the output
-// is then removed.
-func (l *Live) saveCanonical(name, live string, acts []netsim.Timed, end time.Duration) (mismatch, err error) {
+// It returns why it wrote none (the output is removed): the canonical run is
+// not the fork's, or it could not be made.
+func (l *Live) saveCanonical(name, live string, acts []netsim.Timed, end time.Duration) error {
 	s, cfg, err := l.forkScenario(acts)
 	if err != nil {
-		return err, nil
+		return err
 	}
 	f, err := os.Open(live)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	out, err := CreateOutput(name, false, l.forked.File)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer out.Abort() // nothing once committed
 	cmp := &sameRun{out: out, live: bufio.NewReaderSize(f, 1<<16), after: l.forked.At}
@@ -108,7 +108,7 @@ func (l *Live) saveCanonical(name, live string, acts []netsim.Timed, end time.Du
 	}
 	rec, err := trace.NewRecorder(cmp, h)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	_, now, err := RunContext(context.Background(), cfg, end, rec, nil)
 	if err == nil {
@@ -119,13 +119,13 @@ func (l *Live) saveCanonical(name, live string, acts []netsim.Timed, end time.Du
 	}
 	switch {
 	case err != nil:
-		return nil, err
+		return err
 	case cmp.diff != nil:
-		return cmp.diff, nil
+		return cmp.diff
 	case !cmp.ended:
-		return fmt.Errorf("the run of the scenario ends before the fork's line %d", cmp.n+1), nil
+		return fmt.Errorf("the run of the scenario ends before the fork's line %d", cmp.n+1)
 	}
-	return nil, out.Commit()
+	return out.Commit()
 }
 
 // sameRun passes a recording's bytes on to out and compares its lines with those
