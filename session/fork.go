@@ -165,7 +165,11 @@ func (l *Live) SaveFork(name string) error {
 		l.w.FinishInstant()
 		end = l.w.Now()
 		acts = append(acts, l.w.UserActions()[len(l.cfg.UserActions):]...)
-		err = errors.Join(l.rec.End(trace.EndQuit, node.Micros(end)), l.rec.Close())
+		// End and Close report the same first write error: said once
+		err = l.rec.End(trace.EndQuit, node.Micros(end))
+		if cerr := l.rec.Close(); err == nil {
+			err = cerr
+		}
 		live = l.out
 		l.rec, l.out, l.file = nil, nil, ""
 		l.setRecording("", 0)
