@@ -38,3 +38,16 @@ func TestDocsSayWhoFor(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandWithAPageOfItsOwn: a command with a guide of its own name (calc,
+// docs/calc.md) ends its --help with that guide, not a broader one.
+func TestCommandWithAPageOfItsOwn(t *testing.T) {
+	for command, topic := range commandGuide {
+		if command == "" {
+			continue
+		}
+		if _, err := os.Stat("../docs/" + command + ".md"); err == nil && topic != command {
+			t.Errorf("clusterlab %s --help names the guide %s, but docs/%s.md is its own", command, topic, command)
+		}
+	}
+}

@@ -109,7 +109,7 @@ func renderPage(page string, width int, color bool) (string, error) {
 var commandGuide = map[string]string{
 	"": "student", "run": "dashboard", "replay": "dashboard", "sim": "scenarios", "presets": "scenarios",
 	"algos": "algorithms", "verify": "recordings", "export": "recordings", "sweep": "sweeps", "sweeps": "sweeps",
-	"calc": "sweeps", "new": "own-algorithm", "check": "own-algorithm", "grade": "teacher", "explore": "finding-bugs",
+	"calc": "calc", "new": "own-algorithm", "check": "own-algorithm", "grade": "teacher", "explore": "finding-bugs",
 	"shrink": "finding-bugs", "diff": "diff-json", "help": "student", "serve": "teaching",
 }
 
