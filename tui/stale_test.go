@@ -88,6 +88,9 @@ func TestStoryLineEndsWithTheScript(t *testing.T) {
 	m := New(l, Options{Title: "notes-ricart-41-34"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	line := func(at time.Duration) string {
+		// the stop is set before the run goes on: at full speed, an idle world
+		// would otherwise pass it before runTo sets it
+		l.PauseAt(at)
 		l.SetPaused(false)
 		runTo(t, l, at)
 		m.refresh()
