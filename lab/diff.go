@@ -19,8 +19,8 @@ import (
 // diff: two recordings of one scenario, to the first event where they part.
 
 type diffCmd struct {
-	A    string `arg:"" help:"${help_diff_a}"`
-	B    string `arg:"" help:"${help_diff_b}"`
+	A    string `arg:"" help:"${help_diff_a}" type:"existingfile"`
+	B    string `arg:"" help:"${help_diff_b}" type:"existingfile"`
 	JSON bool   `name:"json" help:"${help_diff_json}"`
 	View bool   `help:"${help_diff_view}"`
 }
