@@ -118,7 +118,6 @@ var pageTests = map[string]string{
 	"docs/memory.md":        "TestDocPages",
 	"docs/dashboard.md":     "TestDashboardPage",   // keys, glyphs, dashboards under tmux
 	"docs/diff-json.md":     "TestDiffPage",        // commands, outputs, exit codes
-	"docs/explore-json.md":  "TestReportSchema",    // every key of explore.json
 	"docs/finding-bugs.md":  "TestFindingBugsPage", // commands, outputs, exit codes
 	"docs/internals.md":     "TestInternalsPage",   // the benchmarks it names
 	"docs/own-algorithm.md": "TestOwnAlgorithmPage",
