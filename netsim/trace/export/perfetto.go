@@ -66,12 +66,14 @@ const (
 // its last.
 //
 // The events are written in time order (at the same time, in the order made), as
-// they are made: an event waits only while one made later may come before it,
-// which is a flow's start, made when its message is delivered. A first reading
-// counts each message's deliveries and drops (so that a send stops holding the
-// others back once its last is read), finds when each alert is cleared, lays the
-// alerts out on their tracks, and bounds the file's size: one over
-// PerfettoMaxBytes is refused before it is written.
+// they are made, each waiting only for the others of its µs. A first reading
+// counts each message's deliveries and drops, finds when each alert is cleared,
+// lays the alerts out on their tracks, and bounds the file's size: one over
+// PerfettoMaxBytes is refused before it is written. A flow's start is made with
+// its send, at the send's time, with the id its delivery gives it (flows are
+// numbered as their deliveries are read), which a reading ahead finds (pfAhead):
+// made with the delivery, up to seconds later before GST, it held back everything
+// made in between.
 func Perfetto(out io.Writer, src Source, w Window) error { return perfetto(out, src, w, false) }
 
 // PerfettoMaxBytes is about the largest trace Perfetto's UI opens in a browser tab
@@ -420,18 +422,21 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 		s.step = push(&pfItem{name: name, cat: "step", ph: "X", ts: ts(e.T, 0), dur: stepDur, hasDur: true, tid: int(id),
 			step: true, events: 1, firstSeq: e.Seq})
 	}
-	// Sends in the window whose deliveries may still draw a flow from them, in the
-	// order sent: the first one's time bounds what can still be made.
-	type sendAt struct {
-		t    int64
-		left int // its deliveries and drops still to come
+	// The flows, numbered as their deliveries are read; a flow's start is made
+	// with its send (see pfAhead), after what is made at its time, in the order
+	// of the flows.
+	known := func(e *trace.Event) bool {
+		return (e.Node == node.None || states[e.Node] != nil) && (!e.IsMessage() || states[e.From] != nil && states[e.To] != nil)
 	}
-	var sends midMap[*sendAt]
-	var sendOrder []uint64
-	flows := uint64(0)
+	sends := pfSends{fates: plan.fates}
+	ahead := newPfAhead(src, w, plan.fates, known)
+	defer ahead.close()
+	const startIdx = 1 << 61 // after every item made at its time, before those made at the end
+	pos := 0
 	last := int64(0)
 	kept := false
 	tail, err := each(src, func(e *trace.Event) (bool, error) {
+		pos++
 		if malformed(e) {
 			return false, nil
 		}
@@ -440,19 +445,12 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 		}
 		keep := w.Keep(e)
 		kept = kept || keep
-		if e.Node != node.None && states[e.Node] == nil || e.IsMessage() && (states[e.From] == nil || states[e.To] == nil) {
+		if !known(e) {
 			return false, nil // a node the header does not name
 		}
+		flow, sent := sends.see(e, keep)
 		// Write what nothing to come can precede.
-		limit := ts(e.T, before)
-		for len(sendOrder) > 0 {
-			if sa, ok := sends.get(sendOrder[0]); ok {
-				limit = min(limit, ts(sa.t, flowAt))
-				break
-			}
-			sendOrder = sendOrder[1:]
-		}
-		flushBelow(limit)
+		flushBelow(ts(e.T, before))
 		if keep && !emitting {
 			// The window begins: open the slices already under way.
 			emitting = true
@@ -513,14 +511,6 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 				step(e.Node, e, fmt.Sprintf("recover as incarnation %d", e.Inc))
 				instant(int(e.Node), at(stepDur), "fault", fmt.Sprintf("recover (incarnation %d)", e.Inc), nil)
 			}
-		case trace.Deliver, trace.Drop:
-			if sa, _ := sends.get(e.MID); sa != nil {
-				defer func() {
-					if sa.left--; sa.left <= 0 {
-						sends.del(e.MID)
-					}
-				}()
-			}
 		}
 		if !keep {
 			return false, nil
@@ -528,9 +518,13 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 		switch e.Ev {
 		case trace.Send:
 			step(e.From, e, "send "+msgLabel(e.Msg)+" to "+e.To.String())
-			if n := plan.fates.of(e.MID); n > 0 {
-				sends.put(e.MID, &sendAt{t: e.T, left: n})
-				sendOrder = append(sendOrder, e.MID)
+			if plan.fates.of(e.MID) > 0 {
+				err := ahead.flowsOf(pos, e.MID, func(id uint64) {
+					push(&pfItem{name: e.Msg.Type, cat: "msg", ph: "s", ts: ts(e.T, flowAt), tid: int(e.From), id: id, idx: startIdx + id})
+				})
+				if err != nil {
+					return true, err
+				}
 			}
 		case trace.Deliver:
 			if e.Local {
@@ -538,10 +532,11 @@ func perfetto(out io.Writer, src Source, w Window, force bool) error {
 				break
 			}
 			step(e.To, e, "recv "+msgLabel(e.Msg)+" from "+e.From.String())
-			if sa, _ := sends.get(e.MID); sa != nil {
-				flows++
-				push(&pfItem{name: e.Msg.Type, cat: "msg", ph: "s", ts: ts(sa.t, flowAt), tid: int(e.From), id: flows})
-				push(&pfItem{name: e.Msg.Type, cat: "msg", ph: "f", bp: "e", ts: at(flowAt), tid: int(e.To), id: flows})
+			if flow != 0 {
+				if sent == e.T { // its start was not made with its send
+					push(&pfItem{name: e.Msg.Type, cat: "msg", ph: "s", ts: ts(sent, flowAt), tid: int(e.From), id: flow})
+				}
+				push(&pfItem{name: e.Msg.Type, cat: "msg", ph: "f", bp: "e", ts: at(flowAt), tid: int(e.To), id: flow})
 			}
 		case trace.Drop:
 			instant(int(e.To), at(stepDur), "drop", "lost "+msgLabel(e.Msg)+" from "+e.From.String()+" ("+e.Reason+")", nil)

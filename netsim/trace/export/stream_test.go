@@ -25,6 +25,7 @@ type meshSource struct {
 	maxHeap        uint64
 	events, passes int
 	alerts         bool // each round also an alert and its clearing per pair
+	delay          int  // rounds a message waits before its delivery (then 5 to 20 ms more)
 }
 
 func newMeshSource(n, rounds int) *meshSource {
@@ -53,7 +54,7 @@ type meshStream struct {
 
 func (m *meshStream) next() (*trace.Event, bool) {
 	for len(m.buf) == 0 {
-		if m.round == m.s.rounds {
+		if m.round == m.s.rounds+m.s.delay {
 			return nil, false
 		}
 		t0 := int64(m.round) * 100_000
@@ -61,6 +62,15 @@ func (m *meshStream) next() (*trace.Event, bool) {
 		for i := 1; i <= m.s.n; i++ {
 			for j := 1; j <= m.s.n; j++ {
 				if i == j {
+					continue
+				}
+				if r := m.round - m.s.delay; r >= 0 && m.s.delay > 0 {
+					// the message round r sent from i to j, made again
+					mid := uint64(r*m.s.n*(m.s.n-1) + (i-1)*(m.s.n-1) + j - min(1, j/i))
+					msg := &node.Message{Type: "HEARTBEAT", Stamp: int64(r + 1)}
+					delivers = append(delivers, trace.Event{T: t0 + 5_000 + int64(mid*7919%15_000), Ev: trace.Deliver, From: node.ID(i), To: node.ID(j), MID: mid, Msg: msg})
+				}
+				if m.round >= m.s.rounds {
 					continue
 				}
 				if m.s.alerts {
@@ -71,7 +81,9 @@ func (m *meshStream) next() (*trace.Event, bool) {
 				m.mid++
 				msg := &node.Message{Type: "HEARTBEAT", Stamp: int64(m.round + 1)}
 				sends = append(sends, trace.Event{T: t0, Ev: trace.Send, From: node.ID(i), To: node.ID(j), MID: m.mid, Msg: msg})
-				delivers = append(delivers, trace.Event{T: t0 + 5_000 + int64(m.mid*7919%15_000), Ev: trace.Deliver, From: node.ID(i), To: node.ID(j), MID: m.mid, Msg: msg})
+				if m.s.delay == 0 {
+					delivers = append(delivers, trace.Event{T: t0 + 5_000 + int64(m.mid*7919%15_000), Ev: trace.Deliver, From: node.ID(i), To: node.ID(j), MID: m.mid, Msg: msg})
+				}
 			}
 		}
 		slices.SortStableFunc(delivers, func(a, b trace.Event) int { return int(a.T - b.T) })
@@ -112,7 +124,8 @@ func (m *meshStream) Scan() (*trace.Event, error) {
 }
 
 func (m *meshStream) Tail() Tail {
-	return Tail{Events: int(m.seq), Last: int64(m.s.rounds-1)*100_000 + 20_000, End: &trace.End{Ev: trace.EndEv, Events: m.seq, T: int64(m.s.rounds) * 100_000, Reason: trace.EndUntil}}
+	rounds := m.s.rounds + m.s.delay
+	return Tail{Events: int(m.seq), Last: int64(rounds-1)*100_000 + 20_000, End: &trace.End{Ev: trace.EndEv, Events: m.seq, T: int64(rounds) * 100_000, Reason: trace.EndUntil}}
 }
 func (m *meshStream) Close() error { return nil }
 
