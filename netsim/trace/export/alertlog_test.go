@@ -1,8 +1,6 @@
 package export
 
 import (
-	"io"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -68,21 +66,11 @@ func TestPerfettoAlertsHeldFlat(t *testing.T) {
 	held := func(rounds int) int64 {
 		src := newMeshSource(20, rounds) // 380 alerts and 380 messages a round
 		src.alerts, src.sample = true, 10_000
-		o, err := ParseOptions(src.Header(), Flags{Format: "perfetto", Force: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
 		spans := &lineCounter{want: `"cat":"alert","ph":"X"`}
-		if err := Write(io.MultiWriter(io.Discard, spans), src, o); err != nil {
-			t.Fatal(err)
-		}
+		h := perfettoHeld(t, src, spans)
 		if spans.n != rounds*380 {
 			t.Fatalf("%d alert slices, want %d", spans.n, rounds*380)
 		}
-		h := int64(src.maxHeap) - int64(before.HeapAlloc)
 		t.Logf("%d alerts: held %d kB", rounds*380, h>>10)
 		return h
 	}

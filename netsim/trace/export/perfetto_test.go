@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/json"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
@@ -200,21 +201,11 @@ func TestPerfettoHoldsNoPendingWindow(t *testing.T) {
 	held := func(delay int) int64 {
 		src := newMeshSource(n, rounds)
 		src.delay, src.sample = delay, 5_000
-		o, err := ParseOptions(src.Header(), Flags{Format: "perfetto", Force: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
 		starts := &lineCounter{want: `"cat":"msg","ph":"s"`}
-		if err := Write(starts, src, o); err != nil {
-			t.Fatal(err)
-		}
+		h := perfettoHeld(t, src, starts)
 		if starts.n != rounds*n*(n-1) {
 			t.Fatalf("delay %d: %d flows, want %d", delay, starts.n, rounds*n*(n-1))
 		}
-		h := int64(src.maxHeap) - int64(before.HeapAlloc)
 		t.Logf("%d rounds on the way: held %d kB", delay, h>>10)
 		return h
 	}
@@ -223,4 +214,21 @@ func TestPerfettoHoldsNoPendingWindow(t *testing.T) {
 	if long-short > 3<<20 {
 		t.Errorf("messages 32 rounds on their way held %d kB more than 4 rounds: the heap grows with the messages on their way", (long-short)>>10)
 	}
+}
+
+// perfettoHeld writes src's Perfetto export (forced) to out and returns the most
+// the live heap held above what it held before, as src saw it while read.
+func perfettoHeld(t *testing.T, src *meshSource, out io.Writer) int64 {
+	t.Helper()
+	o, err := ParseOptions(src.Header(), Flags{Format: "perfetto", Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := Write(out, src, o); err != nil {
+		t.Fatal(err)
+	}
+	return int64(src.maxHeap) - int64(before.HeapAlloc)
 }
