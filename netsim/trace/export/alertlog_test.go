@@ -67,7 +67,7 @@ func TestPerfettoAlertsHeldFlat(t *testing.T) {
 		src := newMeshSource(20, rounds) // 380 alerts and 380 messages a round
 		src.alerts, src.sample = true, 10_000
 		spans := &lineCounter{want: `"cat":"alert","ph":"X"`}
-		h := perfettoHeld(t, src, spans)
+		h := exportHeld(t, src, Flags{Format: "perfetto", Force: true}, spans)
 		if spans.n != rounds*380 {
 			t.Fatalf("%d alert slices, want %d", spans.n, rounds*380)
 		}
