@@ -63,7 +63,7 @@ func csvMessages(out io.Writer, src Source, w Window) error {
 		return err
 	}
 	f.done()
-	ahead := &msgAhead{src: src, w: w, fates: f, reasonIdx: map[string]int{}}
+	ahead := &msgAhead{ahead: ahead{src: src}, w: w, fates: f, reasonIdx: map[string]int{}}
 	defer ahead.close()
 	var sp spool
 	defer sp.close()
@@ -417,12 +417,9 @@ type msgEnds struct {
 // It keeps a msgEnds for each message on its way and for each whose ends it read
 // before the writing reached its send.
 type msgAhead struct {
-	src       Source
+	ahead
 	w         Window
 	fates     *fates
-	st        Stream
-	read      int  // events read
-	done      bool // at the end of the trace
 	msgs      midMap[msgEnds]
 	reasons   []string // the drop reasons, each once
 	reasonIdx map[string]int
@@ -431,28 +428,19 @@ type msgAhead struct {
 // endsOf reads on past event pos (counted from 1), the send of message mid, and
 // every end of mid, and says what they were.
 func (a *msgAhead) endsOf(pos int, mid uint64) (msgEnds, error) {
-	if a.st == nil && !a.done {
-		st, err := a.src.Open()
-		if err != nil {
-			return msgEnds{}, &ReadError{err}
-		}
-		a.st = st
-	}
 	for !a.done {
 		if a.read >= pos {
 			if m, ok := a.msgs.get(mid); !ok || m.left <= 0 {
 				break
 			}
 		}
-		e, err := a.st.Scan()
-		if err == io.EOF {
-			a.done = true
+		e, err := a.next()
+		if e == nil {
+			if err != nil {
+				return msgEnds{}, err
+			}
 			break
 		}
-		if err != nil {
-			return msgEnds{}, &ReadError{err}
-		}
-		a.read++
 		if malformed(e) {
 			continue
 		}
@@ -488,10 +476,4 @@ func (a *msgAhead) endsOf(pos int, mid uint64) (msgEnds, error) {
 	m, _ := a.msgs.get(mid)
 	a.msgs.del(mid)
 	return m, nil
-}
-
-func (a *msgAhead) close() {
-	if a.st != nil {
-		a.st.Close()
-	}
 }

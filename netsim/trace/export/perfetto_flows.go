@@ -55,19 +55,16 @@ func (s *pfSends) see(e *trace.Event, keep bool) (id uint64, sent int64) {
 // bytes a message on the way (pfSends), and this one 9 more until the writing
 // reaches the send (first).
 type pfAhead struct {
-	src   Source
+	ahead // done also at the end of the window
 	w     Window
 	known func(e *trace.Event) bool // the header names its nodes
-	st    Stream
 	sends pfSends
-	read  int                 // events read
-	done  bool                // at the end of the trace or of the window
 	first midMap[uint64]      // a send's first flow that starts before its delivery's time
 	more  map[uint64][]uint64 // its others (a duplicated message's)
 }
 
 func newPfAhead(src Source, w Window, f *fates, known func(e *trace.Event) bool) *pfAhead {
-	return &pfAhead{src: src, w: w, known: known, sends: pfSends{fates: f}, more: map[uint64][]uint64{}}
+	return &pfAhead{ahead: ahead{src: src}, w: w, known: known, sends: pfSends{fates: f}, more: map[uint64][]uint64{}}
 }
 
 // flowsOf reads on past event pos (counted from 1) and every end of message mid
@@ -75,28 +72,19 @@ func newPfAhead(src Source, w Window, f *fates, known func(e *trace.Event) bool)
 // after its send's time, in order; the flows of a delivery at the send's own time
 // are made with the delivery, where they come in order.
 func (a *pfAhead) flowsOf(pos int, mid uint64, f func(id uint64)) error {
-	if a.st == nil && !a.done {
-		st, err := a.src.Open()
-		if err != nil {
-			return &ReadError{err}
-		}
-		a.st = st
-	}
 	for !a.done {
 		if a.read >= pos {
 			if _, open := a.sends.open.get(mid); !open {
 				break
 			}
 		}
-		e, err := a.st.Scan()
-		if err == io.EOF {
-			a.done = true
+		e, err := a.next()
+		if e == nil {
+			if err != nil {
+				return err
+			}
 			break
 		}
-		if err != nil {
-			return &ReadError{err}
-		}
-		a.read++
 		if malformed(e) {
 			continue
 		}
@@ -126,7 +114,41 @@ func (a *pfAhead) flowsOf(pos int, mid uint64, f func(id uint64)) error {
 	return nil
 }
 
-func (a *pfAhead) close() {
+// ahead is a reading of a trace ahead of an export's writing, opened when first
+// read.
+type ahead struct {
+	src  Source
+	st   Stream
+	read int  // events read
+	done bool // at the end of the trace (or where its reader stopped)
+}
+
+// next reads the next event, as Stream.Scan does; nil at the end.
+func (a *ahead) next() (*trace.Event, error) {
+	if a.st == nil && !a.done {
+		st, err := a.src.Open()
+		if err != nil {
+			a.done = true
+			return nil, &ReadError{err}
+		}
+		a.st = st
+	}
+	if a.done {
+		return nil, nil
+	}
+	e, err := a.st.Scan()
+	if err == io.EOF {
+		a.done = true
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &ReadError{err}
+	}
+	a.read++
+	return e, nil
+}
+
+func (a *ahead) close() {
 	if a.st != nil {
 		a.st.Close()
 	}

@@ -186,23 +186,13 @@ func TestFewAlertsHeld(t *testing.T) {
 	for _, f := range []Flags{{Format: "md"}, {Format: "perfetto", Force: true}} {
 		src := newMeshSource(20, 160) // 380 alerts and 380 messages a round
 		src.alerts, src.sample = true, 20_000
-		o, err := ParseOptions(src.Header(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
 		var out strings.Builder // md's report
 		spans := &lineCounter{want: `"cat":"alert","ph":"X"`}
 		w := io.Writer(&out)
 		if f.Format == "perfetto" {
 			w = spans
 		}
-		if err := Write(w, src, o); err != nil {
-			t.Fatal(err)
-		}
-		held := int64(src.maxHeap) - int64(before.HeapAlloc)
+		held := exportHeld(t, src, f, w)
 		t.Logf("%s: held %d kB", f.Format, held>>10)
 		if held > 8<<20 {
 			t.Errorf("%s: %d MB held while reading %d alerts", f.Format, held>>20, src.events/2/src.passes)
