@@ -18,7 +18,7 @@ import (
 // each delivery to another node.
 func TestPerfettoFlowsAnyLatency(t *testing.T) {
 	windows := 0
-	for k := range 300 {
+	for k := range 200 {
 		r := rand.New(rand.NewSource(int64(k)))
 		tr := &trace.Trace{Header: trace.Header{Format: trace.Format, Version: trace.Version,
 			Info: trace.Info{Name: "x", Algorithm: "bully", Family: "election", IDs: []node.ID{1, 2, 3, 4}}}}
