@@ -40,7 +40,7 @@ type Base struct {
 // needs.
 func NewBase(s *presets.Scenario, cfg netsim.Config) (*Base, error) {
 	b := &Base{Scenario: s, Config: cfg, IDs: cfg.IDs, Family: cfg.Spec.Family, Terms: cfg.Spec.Terms,
-		reseed: s.Faults != nil || s.Order == "random"}
+		reseed: cfg.Generated != nil || s.Order == "random"}
 	b.Window = maxDelay(cfg.Net.Latency, cfg.Net.Delta)
 	for _, l := range cfg.Links {
 		if l.Latency != nil {
@@ -111,7 +111,11 @@ func (b *Base) config(v *Variant) (netsim.Config, error) {
 	if v.Until > 0 {
 		cfg.Until = v.Until
 	}
-	cfg.Script = v.script()
+	cfg.Script = slices.Clone(v.Actions)
+	sortTimed(cfg.Script)
+	if v.End != nil {
+		cfg.FaultsEnd = v.End
+	}
 	cfg.Expect = b.claims
 	cfg.UserActions = nil
 	return cfg, nil
@@ -139,10 +143,6 @@ func (b *Base) baseActions(seed uint64) ([]netsim.Timed, error) {
 // the world does.
 func sortTimed(ts []netsim.Timed) {
 	slices.SortStableFunc(ts, func(a, b netsim.Timed) int { return cmp.Compare(a.At, b.At) })
-}
-
-func sortScripted(ts []scripted) {
-	slices.SortStableFunc(ts, func(a, b scripted) int { return cmp.Compare(a.At, b.At) })
 }
 
 // requestWhat is what a request of the family asks for: "cs", "election", or "" for

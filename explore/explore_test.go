@@ -89,8 +89,13 @@ func checkFinding(t *testing.T, dir string, f FindingJSON) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Script) != len(f.Script) && f.Kind != KindStarvation && f.Kind != KindNoLeader {
+	// The script holds the finding's actions and nothing else: a liveness
+	// finding's end of faults is its faults.end, not closing actions.
+	if len(s.Script) != len(f.Script) {
 		t.Errorf("%s has %d actions, explore.json %d", tomlName, len(s.Script), len(f.Script))
+	}
+	if _, ok := s.FaultsEnd(); ok != liveKind(f.Kind) {
+		t.Errorf("%s: faults.end set %v, expected it set for a liveness finding only", tomlName, ok)
 	}
 	fails := func(s *presets.Scenario) (bool, string) {
 		cfg, err := s.Resolve()
@@ -111,15 +116,8 @@ func checkFinding(t *testing.T, dir string, f FindingJSON) {
 	if ok, _ := fails(s); !ok {
 		t.Fatalf("%s: sim passes its expectation, expected it to fail", tomlName)
 	}
-	// 1-minimal: the tail of a liveness finding heals what the faults left, it is
-	// not one of the finding's actions.
-	actions := 0
+	// 1-minimal: without any one of its [[script]] entries, the scenario passes.
 	for i := range s.Script {
-		if i < len(f.Script) && s.Script[i].Do == f.Script[i].Do {
-			actions++
-		}
-	}
-	for i := range actions {
 		c := *s
 		c.Script = slices.Delete(slices.Clone(s.Script), i, i+1)
 		if ok, got := fails(&c); ok {
@@ -672,4 +670,109 @@ func TestLivenessFindingOpenAlert(t *testing.T) {
 		t.Errorf("the finding expects %+v, expected no open alert no-leader", s.Expect)
 	}
 	checkFinding(t, dir, rep.Findings[0])
+}
+
+// TestLivenessFindingsOneMinimalAsText: a liveness finding's scenario file, as a
+// student checks it: the whole file fails its expectation; deleting any one
+// [[script]] entry from the text (its story comment, header, at and do) and
+// running what is left passes it, the alert lost. The end of the faults is the
+// file's faults.end, when the search stopped drawing faults, and no entry of the
+// script. Shrinking the file again keeps that end and fails the same way.
+func TestLivenessFindingsOneMinimalAsText(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		o    Options
+		kind string
+	}{
+		{"maekawa-workload.toml", Options{Seed: 1, Runs: 500, Liveness: true}, KindStarvation},
+		{"maekawa-workload.toml", Options{Seed: 1, Runs: 500, Liveness: true, Faults: []string{FaultNetwork}}, KindStarvation},
+		{"yoyo", Options{Seed: 2, Liveness: true}, KindNoLeader},
+	} {
+		t.Run(c.name+"/"+strings.Join(c.o.Faults, ","), func(t *testing.T) {
+			res, rep, dir := explored(t, c.name, c.o)
+			if len(rep.Findings) != 1 || rep.Findings[0].Kind != c.kind {
+				t.Fatalf("findings %+v: expected %s", rep.Findings, c.kind)
+			}
+			path := filepath.Join(dir, rep.Findings[0].File+".toml")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(data)
+			if strings.Contains(text, "(liveness)") || !strings.Contains(text, "\n[faults]\n# When every fault ends") {
+				t.Fatalf("%s: expected faults.end with its comment and no closing actions:\n%s", path, text)
+			}
+			open := func(text string) bool {
+				s, err := presets.Parse(path, []byte(text))
+				if err != nil {
+					t.Fatalf("%v\n%s", err, text)
+				}
+				if end, ok := s.FaultsEnd(); !ok || end != res.horizon {
+					t.Fatalf("faults.end = %v (set %v), expected %v, where the search stopped drawing faults", end, ok, res.horizon)
+				}
+				cfg, err := s.Resolve()
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum, err := session.Run(cfg, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(sum.Expectations) != 1 || sum.Expectations[0].Text != "no open alert "+c.kind {
+					t.Fatalf("expectations %+v", sum.Expectations)
+				}
+				return sum.Expectations[0].Status == netsim.StatusFail
+			}
+			if !open(text) {
+				t.Fatalf("%s passes its expectation, expected the alert open at the end", path)
+			}
+			entries := scriptEntries(text)
+			if len(entries) == 0 || len(entries) != len(rep.Findings[0].Script) {
+				t.Fatalf("%s: %d [[script]] entries, explore.json %d actions", path, len(entries), len(rep.Findings[0].Script))
+			}
+			for _, e := range entries {
+				without := text[:e[0]] + text[e[1]:]
+				if open(without) {
+					t.Errorf("%s without\n%s\nstill ends with the alert open: the finding is not 1-minimal", path, text[e[0]:e[1]])
+				}
+			}
+			sh, err := ShrinkFile(context.Background(), path, time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end, ok := sh.Base.endOf(sh.Variant); !ok || end != res.horizon || sh.Violation.Kind != c.kind || len(sh.Variant.Actions) > len(entries) {
+				t.Fatalf("shrunk again: end %v (%v), %s, %d actions; expected the end kept, %s, at most %d actions", end, ok, sh.Violation.Kind, len(sh.Variant.Actions), c.kind, len(entries))
+			}
+			out := filepath.Join(t.TempDir(), "shrunk.toml")
+			if _, err := WriteShrunk(sh, path, out, false, lang.En); err != nil {
+				t.Fatal(err)
+			}
+			again, err := presets.LoadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end, ok := again.FaultsEnd(); !ok || end != res.horizon || len(again.Script) != len(sh.Variant.Actions) {
+				t.Fatalf("%s: faults.end %v (%v), %d actions", out, end, ok, len(again.Script))
+			}
+		})
+	}
+}
+
+// scriptEntries are where each [[script]] entry of a scenario file's text starts
+// and ends: the paragraph (lines between blank lines) that holds its header, with
+// its story comment.
+func scriptEntries(text string) [][2]int {
+	var out [][2]int
+	for pos := 0; pos < len(text); {
+		n := strings.Index(text[pos:], "\n\n")
+		end := len(text)
+		if n >= 0 {
+			end = pos + n + 1
+		}
+		if strings.Contains(text[pos:end], "\n[[script]]\n") || strings.HasPrefix(text[pos:end], "[[script]]\n") {
+			out = append(out, [2]int{pos, end + 1})
+		}
+		pos = end + 1
+	}
+	return out
 }

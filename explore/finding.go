@@ -56,8 +56,11 @@ func scenarioOf(b *Base, v *Variant, x Violation, name, desc string) (*presets.S
 			s.Network.GST = n.GST.String()
 		}
 	}
+	if end, ok := b.endOf(v); ok {
+		s.Faults = &presets.Faults{End: end.String()}
+	}
 	var steps []step
-	for _, t := range scriptOf(v) {
+	for _, t := range sortedActions(v) {
 		steps = append(steps, step{At: t.At, Do: t.Action.String()})
 	}
 	e := expectation{That: x.expectation()}
@@ -107,7 +110,7 @@ func (w *writer) finding(n int, f *Finding) (FindingJSON, error) {
 	desc := fmt.Sprintf("%s%s (%s mode, master seed %d, %s %d): %s. Shrunk from %s to %d.",
 		FoundBy, "explore", w.res.Mode, w.res.Seed, w.res.unit(), f.Run, meaningEn(x.Kind), actionsEn(f.Shrink.Before), f.Shrink.After)
 	s, steps, expects := scenarioOf(b, v, x, name, desc)
-	data, err := marshalScenario(s, steps, expects)
+	data, err := marshalScenario(s, steps, expects, "")
 	if err != nil {
 		return FindingJSON{}, err
 	}
@@ -123,13 +126,10 @@ func (w *writer) finding(n int, f *Finding) (FindingJSON, error) {
 		return FindingJSON{}, fmt.Errorf("%s: its recording breaks %s at %v, expected it where the search found it (%s at %v): the scenario file does not make the run the search made", tomlName, kindAt(got), atOf(got), x.Kind, x.At)
 	}
 	msgs := messagesOf(evs)
-	script := scriptOf(v)
-	for i := range steps {
-		steps[i].Story = clause(w.l, script[i].Timed, msgs)
-		if script[i].tail {
-			steps[i].Story = w.l.F("explore.story.tail", steps[i].Story)
-		}
+	for i, t := range sortedActions(v) {
+		steps[i].Story = clause(w.l, t, msgs)
 	}
+	script := scriptOf(b, v)
 	expects[0].Comment = w.l.F("explore.toml.expect", w.l.T("explore.meaning."+x.Kind))
 	tale := story(w.l, script, msgs, x, cfg.Until)
 	var out bytes.Buffer
@@ -140,7 +140,7 @@ func (w *writer) finding(n int, f *Finding) (FindingJSON, error) {
 		fmt.Fprintf(&out, "# %s\n", line)
 	}
 	out.WriteString("\n")
-	data, err = marshalScenario(s, steps, expects)
+	data, err = marshalScenario(s, steps, expects, w.l.T("explore.toml.end"))
 	if err != nil {
 		return FindingJSON{}, err
 	}
@@ -240,7 +240,7 @@ func (w *writer) record(name string, s *presets.Scenario, cfg netsim.Config, b *
 		return nil, nil, err
 	}
 	props := &properties{kinds: []string{x.Kind}, liveness: liveKind(x.Kind)}
-	got := props.check(b, v, cfg.Script, alerts, results, cfg.Until)
+	got := props.check(b, v, b.withEnd(v, cfg.Script), alerts, results, cfg.Until)
 	t, err := session.ReadTrace(filepath.Join(w.dir, name))
 	if err != nil {
 		return nil, nil, err

@@ -161,12 +161,15 @@ func (b *Base) without(gone node.ID) (*Base, bool) {
 		s.Links[i].From, s.Links[i].To = renameText(s.Links[i].From, gone), renameText(s.Links[i].To, gone)
 	}
 	s.Script, s.Faults = nil, nil
+	if end, ok := b.Scenario.FaultsEnd(); ok {
+		s.Faults = &presets.Faults{End: end.String()}
+	}
 	var expect []presets.Expect
 	for _, e := range s.Expect {
 		expect = append(expect, presets.Expect{At: e.At, That: renameText(e.That, gone)})
 	}
 	s.Expect = expect
-	data, err := marshalScenario(&s, nil, nil)
+	data, err := marshalScenario(&s, nil, nil, "")
 	if err != nil {
 		return nil, false
 	}

@@ -258,7 +258,7 @@ func (s *search) draw(seed uint64) (*Variant, Profile, error) {
 	v.Actions = append(slices.Grow(base, len(d.out)), d.out...)
 	sortTimed(v.Actions)
 	if s.props.liveness {
-		v.Tail = s.b.healTail(v, s.horizon)
+		v.End = &s.horizon
 	}
 	return v, p, nil
 }

@@ -143,7 +143,7 @@ func (s *search) runInto(v *Variant, sink trace.Sink) (outcome, error) {
 		return outcome{cut: true}, nil // halted: the search's time is up
 	}
 	results := w.Finish()
-	return outcome{x: s.props.check(s.b, v, cfg.Script, w.Alerts(), results, cfg.Until)}, nil
+	return outcome{x: s.props.check(s.b, v, s.b.withEnd(v, cfg.Script), w.Alerts(), results, cfg.Until)}, nil
 }
 
 // index is the run index of the shard's j-th run.

@@ -113,16 +113,13 @@ func netKey(n NetChange) string {
 	return b.String()
 }
 
-// try runs candidate c (its tail made again) and keeps it if it breaks the same
+// try runs candidate c (its faults ending where v's do) and keeps it if it breaks the same
 // property; it reports whether it did.
 func (sh *shrinker) try(c *Variant) bool {
 	if sh.expired() {
 		return false
 	}
 	sortTimed(c.Actions)
-	if sh.s.props.liveness {
-		c.Tail = sh.s.b.healTail(c, sh.s.horizon)
-	}
 	k := sh.key(c)
 	x, seen := sh.cache[k]
 	if seen {

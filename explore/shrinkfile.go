@@ -151,7 +151,7 @@ func WriteShrunk(r *Shrunk, src, out string, force bool, l lang.Lang) (string, e
 		// shrink keeps any alert of the kind raised, open at the end or not.
 		expects[0].That = "no alert " + x.Kind
 	}
-	data, err := marshalScenario(s, steps, expects)
+	data, err := marshalScenario(s, steps, expects, "")
 	if err != nil {
 		return "", err
 	}
@@ -172,10 +172,10 @@ func WriteShrunk(r *Shrunk, src, out string, force bool, l lang.Lang) (string, e
 	for _, e := range evs.sends {
 		msgs[e.MID] = sent{e.Msg.Type, e.From, e.To}
 	}
-	script := scriptOf(v)
-	for i := range steps {
-		steps[i].Story = clause(l, script[i].Timed, msgs)
+	for i, t := range sortedActions(v) {
+		steps[i].Story = clause(l, t, msgs)
 	}
+	script := scriptOf(b, v)
 	tale := story(l, script, msgs, x, cfg.Until)
 	var buf strings.Builder
 	for _, line := range wrap(l.F("explore.toml.shrunk", tale), 88) {
@@ -186,7 +186,7 @@ func WriteShrunk(r *Shrunk, src, out string, force bool, l lang.Lang) (string, e
 	}
 	buf.WriteString("\n")
 	expects[0].Comment = l.F("explore.toml.expect", x.Text)
-	data, err = marshalScenario(s, steps, expects)
+	data, err = marshalScenario(s, steps, expects, l.T("explore.toml.end"))
 	if err != nil {
 		return "", err
 	}

@@ -63,7 +63,7 @@ func clause(l lang.Lang, t netsim.Timed, msgs map[uint64]sent) string {
 		return l.F("explore.story.ask", a.Node, at)
 	case "crash", "recover", "isolate":
 		return l.F("explore.story."+a.Verb, a.Node, at)
-	case "heal", "gst":
+	case "heal", "gst", netsim.Restore(0).Action.Verb:
 		return l.F("explore.story."+a.Verb, at)
 	case "partition":
 		var gs []string
@@ -105,25 +105,11 @@ func breach(l lang.Lang, x Violation) string {
 	return l.F("explore.story.breach", l.Text(x.Text), clock(x.At), l.T("explore.meaning."+x.Kind))
 }
 
-// scripted is an action of a finding's script, and whether it belongs to the
-// liveness tail.
-type scripted struct {
-	netsim.Timed
-	tail bool
-}
-
-// scriptOf is v's script with its tail marked.
-func scriptOf(v *Variant) []scripted {
-	var out []scripted
-	for _, t := range v.Actions {
-		out = append(out, scripted{t, false})
-	}
-	for _, t := range v.Tail {
-		out = append(out, scripted{t, true})
-	}
-	// In time order, the tail after the actions of its instant, as the run has it.
-	sortScripted(out)
-	return out
+// scriptOf is the script of v's run as its story tells it: the actions in time
+// order and, in a liveness run, the end of every fault (faults.end) where the
+// world takes it.
+func scriptOf(b *Base, v *Variant) []netsim.Timed {
+	return b.withEnd(v, sortedActions(v))
 }
 
 // story is the whole story, one sentence. A safety breach ends it. A liveness
@@ -131,7 +117,7 @@ func scriptOf(v *Variant) []scripted {
 // finding is that it is still open at the end of the run: its clause stands in
 // time order among the actions, and the story ends with the alert still open at
 // end.
-func story(l lang.Lang, script []scripted, msgs map[uint64]sent, x Violation, end time.Duration) string {
+func story(l lang.Lang, script []netsim.Timed, msgs map[uint64]sent, x Violation, end time.Duration) string {
 	live := x.Kind == KindStarvation || x.Kind == KindNoLeader
 	var parts []string
 	raised := false
@@ -140,12 +126,9 @@ func story(l lang.Lang, script []scripted, msgs map[uint64]sent, x Violation, en
 			parts = append(parts, l.F("explore.story.alert", l.Text(x.Text), clock(x.At)))
 			raised = true
 		}
-		c := clause(l, t.Timed, msgs)
+		c := clause(l, t, msgs)
 		if c == "" {
 			continue
-		}
-		if t.tail {
-			c = l.F("explore.story.tail", c)
 		}
 		parts = append(parts, c)
 	}

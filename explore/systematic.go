@@ -159,7 +159,7 @@ func (s *search) variantOf(sc schedule, base []netsim.Timed) *Variant {
 	v.Actions = append(slices.Clone(base), sc.acts...)
 	sortTimed(v.Actions)
 	if s.props.liveness {
-		v.Tail = s.b.healTail(v, s.horizon)
+		v.End = &s.horizon
 	}
 	return v
 }

@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,9 +96,9 @@ type expectation struct {
 }
 
 // marshalScenario writes s (its script and expectations replaced by steps and
-// expects) as a scenario file. Its [faults] table is left out: a search's script
-// holds every action explicitly.
-func marshalScenario(s *presets.Scenario, steps []step, expects []expectation) ([]byte, error) {
+// expects) as a scenario file. Of its [faults] table only end is written, with
+// the comment endNote above it: a search's script holds every action explicitly.
+func marshalScenario(s *presets.Scenario, steps []step, expects []expectation, endNote string) ([]byte, error) {
 	o := outScenario{Name: s.Name, Description: s.Description, Algorithm: s.Algorithm, Nodes: s.Nodes, IDs: s.IDs, Seed: s.Seed,
 		Until: s.Until, Topology: s.Topology, Edges: s.Edges, Degree: s.Degree, Order: s.Order, Params: s.Params,
 		Network: outNetwork{Latency: writtenLatency(s.Network.Latency), Loss: s.Network.Loss, Dup: s.Network.Dup, GST: s.Network.GST,
@@ -119,6 +120,13 @@ func marshalScenario(s *presets.Scenario, steps []step, expects []expectation) (
 	enc.SetIndentTables(false)
 	if err := enc.Encode(o); err != nil {
 		return nil, err
+	}
+	if s.Faults != nil && s.Faults.End != "" {
+		b.WriteString("\n[faults]\n")
+		for _, line := range wrap(endNote, 86) {
+			fmt.Fprintf(&b, "# %s\n", line)
+		}
+		fmt.Fprintf(&b, "end = %q\n", s.Faults.End)
 	}
 	for _, st := range steps {
 		b.WriteString("\n")
@@ -150,4 +158,11 @@ func quoteTOML(s string) string {
 		return "'" + s + "'"
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// sortedActions are v's actions in time order, as its scenario's script holds them.
+func sortedActions(v *Variant) []netsim.Timed {
+	acts := slices.Clone(v.Actions)
+	sortTimed(acts)
+	return acts
 }

@@ -16,9 +16,11 @@ type Variant struct {
 	// Actions are the script, in time order: the scenario's own actions and those
 	// drawn or chosen by the search. Shrinking deletes and moves them.
 	Actions []netsim.Timed
-	// Tail heals everything at the end of the faults of a liveness search; it is
-	// part of the property, made again from Actions, never shrunk.
-	Tail []netsim.Timed
+	// End, when set, is when every fault ends (the scenario key faults.end): a
+	// liveness search's end of faults, after which the world heals and recovers
+	// itself. It is part of the property, not an action: never shrunk. Nil keeps
+	// the scenario's own.
+	End *time.Duration
 	// Until ends the run; 0 keeps the scenario's.
 	Until time.Duration
 }
@@ -46,21 +48,34 @@ func (c NetChange) apply(n *netsim.Net) {
 	}
 }
 
-// script is the run's script: the actions, then the tail, in time order.
-func (v *Variant) script() []netsim.Timed {
-	out := make([]netsim.Timed, 0, len(v.Actions)+len(v.Tail))
-	out = append(out, v.Actions...)
-	out = append(out, v.Tail...)
-	sortTimed(out)
-	return out
-}
-
 // clone copies v deeply enough that changing the copy's actions leaves v alone.
 func (v *Variant) clone() *Variant {
 	c := *v
 	c.Actions = slices.Clone(v.Actions)
-	c.Tail = slices.Clone(v.Tail)
 	return &c
+}
+
+// endOf is when every fault of v's run ends, if ever: v's end, or the scenario's.
+func (b *Base) endOf(v *Variant) (time.Duration, bool) {
+	switch {
+	case v.End != nil:
+		return *v.End, true
+	case b.Config.FaultsEnd != nil:
+		return *b.Config.FaultsEnd, true
+	}
+	return 0, false
+}
+
+// withEnd is a run's script with the restore that faults.end schedules, where the
+// world takes it: after the script's actions of its instant.
+func (b *Base) withEnd(v *Variant, script []netsim.Timed) []netsim.Timed {
+	end, ok := b.endOf(v)
+	if !ok {
+		return script
+	}
+	out := append(slices.Clone(script), netsim.Restore(end))
+	sortTimed(out)
+	return out
 }
 
 // netState is what the actions of a script have done to the cluster and the
@@ -136,6 +151,8 @@ func (b *Base) stateAt(v *Variant, script []netsim.Timed, at time.Duration) (net
 			st.swizzleTo = max(st.swizzleTo, a.At+x.For)
 		case "gst":
 			st.sync = true
+		case netsim.Restore(0).Action.Verb:
+			st = netState{sync: true, loss: n.Loss, dup: n.Dup}
 		case "set":
 			switch x.Knob {
 			case "loss":
@@ -161,37 +178,4 @@ func addNode(ids []node.ID, id node.ID) []node.ID {
 		return ids
 	}
 	return append(ids, id)
-}
-
-// healTail is what makes everything whole at time at, after the actions of v: the
-// heal of any cut, partition, isolation or held link, the recovery of every node
-// down, normal speed for every slow node, the scenario's loss and duplication, and
-// GST. A liveness search judges the run after it.
-func (b *Base) healTail(v *Variant, at time.Duration) []netsim.Timed {
-	st, _ := b.stateAt(v, v.Actions, at)
-	n := b.Config.Net
-	v.Net.apply(&n)
-	var out []netsim.Timed
-	add := func(a netsim.Action) { out = append(out, netsim.Timed{At: at, Action: a}) }
-	if st.cut || len(st.held) > 0 || st.swizzleTo > at {
-		add(netsim.Action{Verb: "heal"})
-	}
-	slices.Sort(st.down)
-	for _, id := range st.down {
-		add(netsim.Action{Verb: "recover", Node: id})
-	}
-	slices.Sort(st.slow)
-	for _, id := range st.slow {
-		add(netsim.Action{Verb: "slow", Node: id, Factor: 1})
-	}
-	if st.lossSet && st.loss != n.Loss {
-		add(netsim.Action{Verb: "set", Knob: "loss", Value: n.Loss})
-	}
-	if st.dupSet && st.dup != n.Dup {
-		add(netsim.Action{Verb: "set", Knob: "dup", Value: n.Dup})
-	}
-	if !st.sync {
-		add(netsim.Action{Verb: "gst"})
-	}
-	return out
 }

@@ -117,6 +117,10 @@ type Config struct {
 	// scenario's [faults]), never up front: each world calls it once, for a source
 	// of its own. At one instant they come after Script's.
 	Generated func() ActionSource
+	// FaultsEnd, if set, is when every fault ends (a scenario's faults.end): the
+	// world restores itself then (see World.restore), and a generator draws
+	// nothing from then on.
+	FaultsEnd *time.Duration
 	Expect    []Expectation
 	// UserActions are actions a user applied live, replayed at their instants
 	// after the script and the expectations of the same instant, as they were live.

@@ -197,6 +197,10 @@ func New(cfg Config, sink trace.Sink) (*World, error) {
 	for i := range cfg.Script {
 		w.sched = append(w.sched, scheduled{at: cfg.Script[i].At, action: &cfg.Script[i].Action})
 	}
+	if cfg.FaultsEnd != nil {
+		// After the script's actions of its instant, as if it were the last of them.
+		w.sched = append(w.sched, scheduled{at: *cfg.FaultsEnd, action: &restoreAction, by: byEnd})
+	}
 	for i := range cfg.Expect {
 		if !cfg.Expect[i].atEnd {
 			w.sched = append(w.sched, scheduled{at: cfg.Expect[i].At, class: 1, expect: &cfg.Expect[i]})
@@ -1442,6 +1446,12 @@ func (w *World) emit(e trace.Event) {
 // apply carries out an action now.
 func (w *World) apply(a Action, by string, before uint64) {
 	w.emit(trace.Event{Ev: trace.Action, Text: a.String(), By: by, Before: before})
+	w.effect(a)
+}
+
+// effect does what action a does, without recording the action itself (its
+// effects record themselves): apply's work, and each step of a restore.
+func (w *World) effect(a Action) {
 	switch a.Verb {
 	case "crash":
 		p := w.proc(a.Node)
@@ -1538,6 +1548,8 @@ func (w *World) apply(a Action, by string, before uint64) {
 		w.emit(trace.Event{Ev: trace.Marker, Text: a.Text})
 	case "hold", "release", "drop", "delay", "deliver", "dup", "swizzle":
 		w.applyMessage(a)
+	case restoreVerb:
+		w.restore()
 	}
 }
 

@@ -36,6 +36,21 @@ type Faults struct {
 	// PartitionRate is the rate of partitions of the whole network into two random
 	// sides, each healed after DownFor.
 	PartitionRate string `toml:"partition_rate" json:"partition_rate,omitempty"`
+	// End, when set, is when every fault ends (netsim.Config.FaultsEnd): cuts,
+	// partitions, isolations, held links and swizzles heal, nodes down recover,
+	// slow nodes run at speed, loss and duplication return to [network]'s, and GST
+	// holds. The generator draws nothing from then on. A liveness finding ends its
+	// faults with it, so that what heals is the property's, not its script's.
+	End string `toml:"end" json:"end,omitempty"`
+}
+
+// FaultsEnd is faults.end, when the scenario sets it.
+func (s *Scenario) FaultsEnd() (time.Duration, bool) {
+	if s.Faults == nil || s.Faults.End == "" {
+		return 0, false
+	}
+	d, err := dur(s.Faults.End)
+	return d, err == nil
 }
 
 // DefaultDownFor is how long a generated fault lasts when down_for is left out.

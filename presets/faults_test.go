@@ -264,3 +264,57 @@ func TestFaultsAsDefined(t *testing.T) {
 }
 
 func head(ts []netsim.Timed) []netsim.Timed { return ts[:min(len(ts), 8)] }
+
+// TestFaultsEnd: faults.end draws the generator's last action before it,
+// schedules the world's restore there (netsim.Config.FaultsEnd), is written into
+// the trace header's scenario only when set, and is refused outside 0 to until
+// with the key's place.
+func TestFaultsEnd(t *testing.T) {
+	resolve := func(text string) netsim.Config {
+		s, err := Parse("f.toml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := s.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	last := func(cfg netsim.Config) time.Duration {
+		var at time.Duration
+		src := cfg.Generated()
+		for st, ok := src.Next(); ok; st, ok = src.Next() {
+			at = st.At
+		}
+		return at
+	}
+	plain := resolve(faulty)
+	if plain.FaultsEnd != nil || strings.Contains(string(plain.Scenario), `"end"`) {
+		t.Fatalf("without end: FaultsEnd %v, header %s", plain.FaultsEnd, plain.Scenario)
+	}
+	if last(plain) < 10*time.Second {
+		t.Fatalf("the generator's last action is at %v: the test needs one after 10s", last(plain))
+	}
+	ended := resolve(faulty + "end = \"10s\"\n")
+	if ended.FaultsEnd == nil || *ended.FaultsEnd != 10*time.Second || !strings.Contains(string(ended.Scenario), `"end":"10s"`) {
+		t.Fatalf("with end: FaultsEnd %v, header %s", ended.FaultsEnd, ended.Scenario)
+	}
+	if at := last(ended); at >= 10*time.Second {
+		t.Errorf("the generator drew an action at %v, after the end of every fault", at)
+	}
+	alone := resolve("name = \"e\"\nalgorithm = \"bully\"\nnodes = 3\nuntil = \"5s\"\n[faults]\nend = \"0s\"\n")
+	if alone.Generated != nil || alone.FaultsEnd == nil || *alone.FaultsEnd != 0 {
+		t.Errorf("[faults] with end alone: generator %v, end %v", alone.Generated != nil, alone.FaultsEnd)
+	}
+	for _, c := range []struct{ end, want string }{
+		{`"31s"`, `f.toml:12:7: found end = "31s", expected a time up to until = "30s" (the run ends there)`},
+		{`"-1s"`, `f.toml:12:7: found end = "-1s", expected a time such as "3s"`},
+		{`"soon"`, `f.toml:12:7: found end = "soon", expected a time such as "3s"`},
+	} {
+		_, err := Parse("f.toml", []byte(faulty+"end = "+c.end+"\n"))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("end = %s: %v, expected %s", c.end, err, c.want)
+		}
+	}
+}

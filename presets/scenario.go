@@ -278,6 +278,11 @@ func (s *Scenario) check(file string, pos positions) error {
 			return failInString(file, pos, at+".do", err)
 		}
 	}
+	if s.Faults != nil && s.Faults.End != "" {
+		if err := checkTime("faults.end", s.Faults.End, s.Until, until, fail); err != nil {
+			return err
+		}
+	}
 	if err := s.checkSynchronous(spec, fail); err != nil {
 		return err
 	}
@@ -339,12 +344,13 @@ func (s *Scenario) clampWarnings(file string, pos positions) []Warning {
 // checkTime checks a script or expectation time: never after until, when the run
 // ends and it would silently not happen.
 func checkTime(path, at, untilText string, until time.Duration, fail func(path, format string, args ...any) error) error {
+	key := path[strings.LastIndex(path, ".")+1:] // at, or faults' end
 	d, err := time.ParseDuration(at)
 	switch {
 	case err != nil || d < 0:
-		return fail(path, "found at = %q, expected a time such as \"3s\"", at)
+		return fail(path, "found %s = %q, expected a time such as \"3s\"", key, at)
 	case d > until:
-		return fail(path, "found at = %q, expected a time up to until = %q (the run ends there)", at, untilText)
+		return fail(path, "found %s = %q, expected a time up to until = %q (the run ends there)", key, at, untilText)
 	}
 	return nil
 }
@@ -790,6 +796,10 @@ func (s *Scenario) Resolve() (netsim.Config, error) {
 		cfg.Script = append(cfg.Script, netsim.Timed{At: at, Action: a})
 	}
 	cfg.Generated = s.faults(ids, until)
+	if end, ok := s.FaultsEnd(); ok {
+		cfg.FaultsEnd = &end
+		cfg.Generated = s.faults(ids, min(until, end))
+	}
 	for _, e := range s.Expect {
 		x, err := netsim.ParseExpect(e.That, ids)
 		if err != nil {

@@ -152,7 +152,7 @@ var examples = map[string]string{
 	"topology": `"mesh"`, "order": `"increasing"`, "at": `"3s"`, "do": `"crash n1"`, "that": `"agree n5"`,
 	"from": `"n1"`, "to": `"n2"`, "dist": `"uniform"`, "min": `"5ms"`, "mean": `"10ms"`, "max": `"20ms"`,
 	"gst": `"0s"`, "delta": `"50ms"`, "settle": `"3s"`, "starvation": `"5s"`, "split_grace": `"200ms"`,
-	"crash_rate": `"0.2/s"`, "partition_rate": `"0.1/s"`,
+	"crash_rate": `"0.2/s"`, "partition_rate": `"0.1/s"`, "end": `"6s"`,
 	"ids": `[1, 2, 3]`, "edges": `[["n1", "n2"], ["n2", "n3"]]`, "nodes": `5`, "degree": `3`, "seed": `42`,
 	"loss": `0.1`, "dup": `0.01`,
 	"latency": `{ dist = "uniform", min = "5ms", max = "20ms" }`, "down_for": `{ dist = "uniform", min = "100ms", max = "1s" }`,
