@@ -113,8 +113,8 @@ func netKey(n NetChange) string {
 	return b.String()
 }
 
-// try runs candidate c (its faults ending where v's do) and keeps it if it breaks the same
-// property; it reports whether it did.
+// try runs candidate c (its faults ending at its End, kept from the finding) and
+// keeps it if it breaks the same property; it reports whether it did.
 func (sh *shrinker) try(c *Variant) bool {
 	if sh.expired() {
 		return false
