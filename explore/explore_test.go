@@ -98,15 +98,7 @@ func checkFinding(t *testing.T, dir string, f FindingJSON) {
 		t.Errorf("%s: faults.end set %v, expected it set for a liveness finding only", tomlName, ok)
 	}
 	fails := func(s *presets.Scenario) (bool, string) {
-		cfg, err := s.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum, err := session.Run(cfg, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range sum.Expectations {
+		for _, r := range simExpectations(t, s) {
 			if r.Status == netsim.StatusFail {
 				return true, r.Got
 			}
@@ -710,18 +702,11 @@ func TestLivenessFindingsOneMinimalAsText(t *testing.T) {
 				if end, ok := s.FaultsEnd(); !ok || end != res.horizon {
 					t.Fatalf("faults.end = %v (set %v), expected %v, where the search stopped drawing faults", end, ok, res.horizon)
 				}
-				cfg, err := s.Resolve()
-				if err != nil {
-					t.Fatal(err)
+				got := simExpectations(t, s)
+				if len(got) != 1 || got[0].Text != "no open alert "+c.kind {
+					t.Fatalf("expectations %+v", got)
 				}
-				sum, err := session.Run(cfg, 0, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(sum.Expectations) != 1 || sum.Expectations[0].Text != "no open alert "+c.kind {
-					t.Fatalf("expectations %+v", sum.Expectations)
-				}
-				return sum.Expectations[0].Status == netsim.StatusFail
+				return got[0].Status == netsim.StatusFail
 			}
 			if !open(text) {
 				t.Fatalf("%s passes its expectation, expected the alert open at the end", path)
@@ -756,6 +741,21 @@ func TestLivenessFindingsOneMinimalAsText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// simExpectations runs a scenario as sim does and returns its expectations'
+// results.
+func simExpectations(t *testing.T, s *presets.Scenario) []netsim.Result {
+	t.Helper()
+	cfg, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := session.Run(cfg, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum.Expectations
 }
 
 // scriptEntries are where each [[script]] entry of a scenario file's text starts
