@@ -175,8 +175,10 @@ func WriteShrunk(r *Shrunk, src, out string, force bool, l lang.Lang) (string, e
 	for i, t := range sortedActions(v) {
 		steps[i].Story = clause(l, t, msgs)
 	}
-	script := scriptOf(b, v)
-	tale := story(l, script, msgs, x, cfg.Until)
+	// The actions alone: shrink keeps an alert of the kind raised, which may have
+	// ended, so its story does not go on past the end of the faults to say the
+	// alert is still open (faults.end, if any, has its comment in the file).
+	tale := story(l, sortedActions(v), msgs, x, cfg.Until)
 	var buf strings.Builder
 	for _, line := range wrap(l.F("explore.toml.shrunk", tale), 88) {
 		fmt.Fprintf(&buf, "# %s\n", line)
