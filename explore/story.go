@@ -106,10 +106,14 @@ func breach(l lang.Lang, x Violation) string {
 }
 
 // scriptOf is the script of v's run as its story tells it: the actions in time
-// order and, in a liveness run, the end of every fault (faults.end) where the
-// world takes it.
+// order and, in a liveness run whose faults leave something broken, the end of
+// every fault (faults.end) where the world takes it.
 func scriptOf(b *Base, v *Variant) []netsim.Timed {
-	return b.withEnd(v, sortedActions(v))
+	acts := sortedActions(v)
+	if end, ok := b.endOf(v); !ok || !b.brokenAt(v, acts, end) {
+		return acts
+	}
+	return b.withEnd(v, acts)
 }
 
 // story is the whole story, one sentence. A safety breach ends it. A liveness

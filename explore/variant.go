@@ -179,3 +179,13 @@ func addNode(ids []node.ID, id node.ID) []node.ID {
 	}
 	return append(ids, id)
 }
+
+// brokenAt reports whether the actions of v's script leave a fault standing at
+// time at: what the end of every fault there repairs (see netsim's restore).
+func (b *Base) brokenAt(v *Variant, script []netsim.Timed, at time.Duration) bool {
+	n := b.Config.Net
+	v.Net.apply(&n)
+	st, _ := b.stateAt(v, script, at)
+	return len(st.down) > 0 || len(st.slow) > 0 || st.cut || len(st.held) > 0 || st.swizzleTo > at || !st.sync ||
+		st.lossSet && st.loss != n.Loss || st.dupSet && st.dup != n.Dup
+}
