@@ -31,7 +31,7 @@ func (w *World) restore() {
 		swizzling = swizzling || s.by == bySwizzle
 	}
 	if swizzling {
-		w.sched = append(w.sched[:w.next], slices.DeleteFunc(slices.Clone(rest), func(s scheduled) bool { return s.by == bySwizzle })...)
+		w.sched = append(w.sched[:w.next], slices.DeleteFunc(rest, func(s scheduled) bool { return s.by == bySwizzle })...)
 	}
 	broken := swizzling || len(w.cuts) > 0 || len(w.held) > 0
 	for _, p := range w.procs {
